@@ -1,0 +1,241 @@
+/**
+ * Finds transcripts and groups them the way Claude Code relates them
+ * (format.md §1): a main session `<projects>/<key>/<sid>.jsonl`, its subagent
+ * files `<sid>/subagents/[nested/]agent-*.jsonl`, and the older flat
+ * `agent-*.jsonl` files beside the sessions, which name their main session
+ * only in their records' `sessionId`.
+ *
+ * Discovery never throws for one bad entry: every unreadable path, symlink
+ * loop or directory named `x.jsonl` becomes a {@link DiscoveryProblem} and
+ * the walk goes on.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import os from 'node:os';
+import type { FileRole, SessionFile } from './session-index.js';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isCanonicalUuid(s: string): boolean {
+  return UUID_RE.test(s);
+}
+
+/** `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`. */
+export function defaultProjectsRoot(env: NodeJS.ProcessEnv = process.env): string {
+  const config = env.CLAUDE_CONFIG_DIR?.normalize('NFC');
+  if (config !== undefined && config !== '') return path.join(config, 'projects');
+  const home = env.HOME !== undefined && env.HOME !== '' ? env.HOME : os.homedir();
+  return path.join(home, '.claude', 'projects');
+}
+
+export interface DiscoveryProblem {
+  readonly path: string;
+  readonly message: string;
+  /** The path was named on the command line (exit 2 when nothing of it was read). */
+  readonly explicit: boolean;
+}
+
+/** A main session and the files that belong with it. */
+export interface SessionGroup {
+  readonly projectDir: string;
+  readonly sessionId: string | undefined;
+  readonly files: readonly SessionFile[];
+}
+
+export interface Discovery {
+  readonly groups: readonly SessionGroup[];
+  readonly problems: readonly DiscoveryProblem[];
+  /** Every transcript file seen per project folder (for cross-file lookups). */
+  readonly projectFiles: ReadonlyMap<string, readonly string[]>;
+}
+
+function displayPathOf(absolute: string, cwd: string): string {
+  const relative = path.relative(cwd, absolute);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : absolute;
+}
+
+/** Files below a `<sid>/` folder that are caches, not transcripts. */
+function isSideFile(name: string): boolean {
+  return name === 'resume-head.jsonl';
+}
+
+/** Where a transcript sits in the layout, from its path alone. */
+export function classifyPath(file: string, cwd: string): SessionFile {
+  const name = path.basename(file);
+  const stem = name.replace(/\.jsonl$/i, '');
+  const parts = file.split(path.sep);
+  const subagentsAt = parts.lastIndexOf('subagents');
+  let role: FileRole = 'other';
+  let projectDir = path.dirname(file);
+  let layoutSessionId: string | undefined;
+  if (subagentsAt >= 2 && name.startsWith('agent-')) {
+    role = 'subagent';
+    layoutSessionId = parts[subagentsAt - 1];
+    projectDir = parts.slice(0, subagentsAt - 1).join(path.sep) || path.sep;
+  } else if (name.startsWith('agent-')) {
+    role = 'legacy-agent';
+  } else if (isCanonicalUuid(stem)) {
+    role = 'main';
+    layoutSessionId = stem;
+  }
+  return {
+    path: file,
+    displayPath: displayPathOf(file, cwd),
+    role,
+    projectDir,
+    projectFolderName: path.basename(projectDir),
+    layoutSessionId,
+  };
+}
+
+/** Peeks at a file's first 64 KiB for its records' `sessionId`. */
+function peekSessionId(file: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, 'r');
+    const head = Buffer.alloc(64 * 1024);
+    const n = fs.readSync(fd, head, 0, head.length, 0);
+    const match = /"sessionId"\s*:\s*"([^"]+)"/.exec(head.toString('utf8', 0, n));
+    return match?.[1];
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/**
+ * Walks `inputs` (files, project folders, whole projects roots, or any folder
+ * holding transcripts) and groups what it finds.
+ */
+export function discover(inputs: readonly string[], cwd: string): Discovery {
+  const problems: DiscoveryProblem[] = [];
+  const files = new Set<string>();
+  const visitedDirs = new Set<string>();
+
+  const walk = (dir: string, explicit: boolean): void => {
+    let real: string;
+    try {
+      real = fs.realpathSync(dir);
+    } catch (error) {
+      problems.push({ path: dir, message: describeFsError(error, dir), explicit });
+      return;
+    }
+    if (visitedDirs.has(real)) {
+      if (!explicit) problems.push({ path: dir, message: `${dir}: skipped, a symbolic link loops back to ${real}`, explicit });
+      return;
+    }
+    visitedDirs.add(real);
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch (error) {
+      problems.push({ path: dir, message: describeFsError(error, dir), explicit });
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const child = path.join(dir, entry.name);
+      if (entry.name === 'node_modules' || entry.name === '.git' || entry.name === 'tool-results') continue;
+      let isDir = entry.isDirectory();
+      let isFile = entry.isFile();
+      if (entry.isSymbolicLink()) {
+        try {
+          const st = fs.statSync(child);
+          isDir = st.isDirectory();
+          isFile = st.isFile();
+        } catch (error) {
+          problems.push({ path: child, message: describeFsError(error, child), explicit: false });
+          continue;
+        }
+      }
+      if (isDir) {
+        if (entry.name.endsWith('.jsonl')) {
+          problems.push({ path: child, message: `${child}: is a directory, not a transcript; skipped`, explicit: false });
+        }
+        walk(child, false);
+      } else if (isFile && entry.name.endsWith('.jsonl') && !isSideFile(entry.name)) {
+        files.add(child);
+      }
+    }
+  };
+
+  for (const input of inputs) {
+    const absolute = path.resolve(cwd, input);
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(absolute);
+    } catch (error) {
+      problems.push({ path: input, message: describeFsError(error, input), explicit: true });
+      continue;
+    }
+    if (st.isDirectory()) {
+      walk(absolute, true);
+    } else if (st.isFile()) {
+      try {
+        fs.accessSync(absolute, fs.constants.R_OK);
+        files.add(absolute);
+      } catch (error) {
+        problems.push({ path: input, message: describeFsError(error, input), explicit: true });
+      }
+    } else {
+      problems.push({ path: input, message: `${input}: not a regular file or folder`, explicit: true });
+    }
+  }
+
+  return { ...groupFiles([...files].sort(), cwd), problems };
+}
+
+function groupFiles(
+  files: readonly string[],
+  cwd: string,
+): { groups: SessionGroup[]; projectFiles: Map<string, string[]> } {
+  const byKey = new Map<string, { projectDir: string; sessionId: string | undefined; files: SessionFile[] }>();
+  const projectFiles = new Map<string, string[]>();
+  const standalone: SessionGroup[] = [];
+  for (const file of files) {
+    const info = classifyPath(file, cwd);
+    const list = projectFiles.get(info.projectDir);
+    if (list === undefined) projectFiles.set(info.projectDir, [file]);
+    else list.push(file);
+    let sessionId = info.layoutSessionId;
+    if (info.role === 'legacy-agent') sessionId = peekSessionId(file);
+    if (sessionId === undefined || info.role === 'other') {
+      standalone.push({ projectDir: info.projectDir, sessionId: undefined, files: [info] });
+      continue;
+    }
+    const key = `${info.projectDir}\u0000${sessionId}`;
+    const group = byKey.get(key);
+    if (group === undefined) byKey.set(key, { projectDir: info.projectDir, sessionId, files: [info] });
+    else group.files.push(info);
+  }
+  const groups: SessionGroup[] = [...byKey.values(), ...standalone];
+  // Main file first inside a group, then by path; groups by their first path.
+  for (const g of groups) {
+    (g.files as SessionFile[]).sort((a, b) =>
+      a.role === 'main' ? -1 : b.role === 'main' ? 1 : a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+    );
+  }
+  groups.sort((a, b) => ((a.files[0]?.path ?? '') < (b.files[0]?.path ?? '') ? -1 : 1));
+  return { groups, projectFiles };
+}
+
+/** One line naming the path and what went wrong, without a stack. */
+export function describeFsError(error: unknown, shown: string): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return `${shown}: no such file or folder`;
+    case 'EACCES':
+    case 'EPERM':
+      return `${shown}: permission denied`;
+    case 'ELOOP':
+      return `${shown}: too many levels of symbolic links (a link loop)`;
+    case 'EISDIR':
+      return `${shown}: is a directory`;
+    case 'ENOTDIR':
+      return `${shown}: a part of the path is not a folder`;
+    default:
+      return `${shown}: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}

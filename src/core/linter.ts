@@ -1,0 +1,246 @@
+/**
+ * Runs rules over session groups. One group (a main session with its
+ * subagent files) is indexed at a time, so memory follows the largest
+ * session, not the size of the projects folder. Parents that a file does not
+ * hold are looked up in the other files of its group first and then, only if
+ * still missing, in a per-project-folder uuid registry built lazily by a
+ * byte-level scan.
+ */
+import fs from 'node:fs';
+import { RuleCrashError } from './errors.js';
+import { fileSource } from './reader.js';
+import { resumeModel } from './resume.js';
+import { type ExternalParent, type SessionFile, SessionIndex } from './session-index.js';
+import type { SessionGroup } from './discovery.js';
+import { scoreSession } from './score.js';
+import {
+  type Finding,
+  type FileResult,
+  type Severity,
+  type SeveritySetting,
+  countBySeverity,
+  minSeverity,
+  APPLICABILITY_RANK,
+} from './types.js';
+import type { Report, Rule } from '../rules/rule.js';
+
+export interface LintOptions {
+  readonly rules: readonly Rule[];
+  /** Per-rule severity overrides; rules set to `off` do not run. */
+  readonly severities: ReadonlyMap<string, SeveritySetting>;
+  /** When set, only these rules run. */
+  readonly only?: ReadonlySet<string> | undefined;
+}
+
+/** A file that could not be read at all during a run. */
+export interface ReadFailure {
+  readonly path: string;
+  readonly message: string;
+}
+
+function fill(template: string, data: Readonly<Record<string, string | number>> | undefined): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => {
+    const value = data?.[key];
+    return value === undefined ? whole : typeof value === 'number' ? value.toLocaleString('en-US') : value;
+  });
+}
+
+/** Runs the enabled rules over one index and returns its findings in line order. */
+export function lintIndex(index: SessionIndex, options: LintOptions): Finding[] {
+  const findings: Finding[] = [];
+  const resume = resumeModel(index);
+  for (const rule of options.rules) {
+    const { meta } = rule;
+    if (options.only !== undefined && !options.only.has(meta.id)) continue;
+    const setting = options.severities.get(meta.id) ?? meta.severity;
+    if (setting === 'off') continue;
+    const configured: Severity = setting;
+    const report = (r: Report): void => {
+      const template = meta.messages[r.messageId];
+      if (template === undefined) {
+        throw new Error(`rule "${meta.id}" reported unknown messageId "${r.messageId}"`);
+      }
+      if (r.fix !== undefined) {
+        if (meta.fixable === undefined) throw new Error(`rule "${meta.id}" produced a fix without meta.fixable`);
+        if (APPLICABILITY_RANK[r.fix.applicability] > APPLICABILITY_RANK[meta.fixable]) {
+          throw new Error(`rule "${meta.id}" produced a ${r.fix.applicability} fix but declares ${meta.fixable}`);
+        }
+      }
+      const line = r.record?.line ?? r.line;
+      if (line === undefined || line < 1 || line > Math.max(index.stats.lineCount, 1)) {
+        throw new Error(`rule "${meta.id}" reported line ${String(line)} outside the file`);
+      }
+      // A milder form of a problem keeps its distance from the rule's level.
+      const severity =
+        r.severity === undefined || r.severity === meta.severity ? configured : minSeverity(configured, r.severity);
+      findings.push({
+        ruleId: meta.id,
+        severity,
+        messageId: r.messageId,
+        message: fill(template, r.data),
+        line,
+        uuid: r.record?.uuid,
+        fix: r.fix,
+      });
+    };
+    try {
+      rule.check({ index, resume, report });
+    } catch (error) {
+      throw new RuleCrashError(meta.id, index.file.displayPath, error);
+    }
+  }
+  findings.sort((a, b) => a.line - b.line || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0));
+  return findings;
+}
+
+/** Summarises an index and its findings into the result formatters see. */
+export function resultOf(index: SessionIndex, findings: readonly Finding[]): FileResult {
+  const resume = resumeModel(index);
+  const sessionId =
+    index.file.layoutSessionId ?? index.records.find((r) => r.sessionId !== undefined)?.sessionId;
+  return {
+    filePath: index.file.displayPath,
+    sessionId,
+    findings,
+    ...countBySeverity(findings),
+    resume: { loaded: resume.loaded, total: resume.total, fidelity: round(resume.fidelity) },
+    score: scoreSession(index, resume).score,
+    recordCount: index.records.length,
+  };
+}
+
+function round(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}
+
+/**
+ * Lazily built, per project folder: uuid → file, from a byte scan of every
+ * transcript of the folder. Only consulted for parents a group cannot
+ * resolve itself, so a healthy tree never pays for it.
+ */
+export class ProjectRegistry {
+  private readonly built = new Map<string, Map<string, string>>();
+  constructor(private readonly projectFiles: ReadonlyMap<string, readonly string[]>) {}
+
+  lookup(projectDir: string, uuid: string): string | undefined {
+    let map = this.built.get(projectDir);
+    if (map === undefined) {
+      map = new Map();
+      for (const file of this.projectFiles.get(projectDir) ?? []) scanUuids(file, map);
+      this.built.set(projectDir, map);
+    }
+    return map.get(uuid);
+  }
+}
+
+const UUID_KEY = Buffer.from('"uuid":"');
+
+/** Collects `"uuid":"…"` values chunk by chunk; never holds a whole file. */
+function scanUuids(file: string, into: Map<string, string>): void {
+  let source;
+  try {
+    source = fileSource(file);
+  } catch {
+    return;
+  }
+  const CHUNK = 8 * 1024 * 1024;
+  const OVERLAP = 128; // longer than the key plus any uuid we accept
+  const buffer = Buffer.allocUnsafe(CHUNK + OVERLAP);
+  let kept = 0;
+  let position = 0;
+  try {
+    for (;;) {
+      const read = source.read(buffer, kept, CHUNK, position);
+      if (read === 0) break;
+      position += read;
+      const end = kept + read;
+      let at = buffer.indexOf(UUID_KEY, 0);
+      let scannedTo = 0;
+      while (at !== -1 && at < end) {
+        const start = at + UUID_KEY.length;
+        const close = buffer.indexOf(0x22, start);
+        if (close === -1 || close >= end) break; // finish it with the next chunk
+        if (close - start <= 64) {
+          const uuid = buffer.toString('latin1', start, close);
+          if (!into.has(uuid)) into.set(uuid, file);
+        }
+        scannedTo = close + 1;
+        at = buffer.indexOf(UUID_KEY, scannedTo);
+      }
+      const carryFrom = Math.max(scannedTo, end - OVERLAP);
+      kept = end - carryFrom;
+      buffer.copy(buffer, 0, carryFrom, end);
+    }
+  } finally {
+    source.close();
+  }
+}
+
+/** Resolves, for each index of a group, the parents it does not hold. */
+export function linkGroup(indexes: readonly SessionIndex[], registry: ProjectRegistry | undefined): void {
+  const main = indexes.find((i) => i.file.role === 'main');
+  for (const index of indexes) {
+    const missing = index.unresolvedParents();
+    if (missing.size === 0) continue;
+    const found = new Map<string, ExternalParent>();
+    const isAgent = index.file.role === 'subagent' || index.file.role === 'legacy-agent';
+    for (const uuid of missing) {
+      let where: ExternalParent | undefined;
+      for (const other of indexes) {
+        if (other === index || !other.byUuid.has(uuid)) continue;
+        where = { kind: other.file.role === 'main' ? 'main-session' : 'subagent', path: other.file.path };
+        break;
+      }
+      if (where === undefined && registry !== undefined) {
+        const file = registry.lookup(index.file.projectDir, uuid);
+        if (file !== undefined && file !== index.file.path) where = { kind: 'other-session', path: file };
+      }
+      if (where === undefined && isAgent && main === undefined) where = { kind: 'main-missing' };
+      if (where !== undefined) found.set(uuid, where);
+    }
+    index.setExternalParents(found);
+  }
+}
+
+export interface GroupOutcome {
+  readonly results: FileResult[];
+  readonly failures: ReadFailure[];
+}
+
+/** Indexes, links and lints one session group. */
+export function lintGroup(
+  group: SessionGroup,
+  options: LintOptions,
+  registry: ProjectRegistry | undefined,
+  onIndex?: (index: SessionIndex, findings: readonly Finding[]) => void,
+): GroupOutcome {
+  const failures: ReadFailure[] = [];
+  const indexes: SessionIndex[] = [];
+  for (const file of group.files) {
+    try {
+      indexes.push(indexFile(file));
+    } catch (error) {
+      failures.push({ path: file.displayPath, message: readErrorMessage(error, file.displayPath) });
+    }
+  }
+  linkGroup(indexes, registry);
+  const results: FileResult[] = [];
+  for (const index of indexes) {
+    const findings = lintIndex(index, options);
+    onIndex?.(index, findings);
+    results.push(resultOf(index, findings));
+  }
+  return { results, failures };
+}
+
+export function indexFile(file: SessionFile): SessionIndex {
+  return SessionIndex.build(file, () => fileSource(file.path));
+}
+
+function readErrorMessage(error: unknown, shown: string): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EACCES' || code === 'EPERM') return `${shown}: permission denied`;
+  if (code === 'EISDIR') return `${shown}: is a directory`;
+  if (code === 'ENOENT') return `${shown}: vanished while being read`;
+  return `${shown}: cannot be read (${error instanceof Error ? error.message : String(error)})`;
+}

@@ -1,0 +1,192 @@
+/**
+ * Byte-exact line reader for JSONL transcripts.
+ *
+ * Transcripts can be larger than a JavaScript string can hold (a 700 MB
+ * session is real), so the file is never decoded whole: it is read in chunks
+ * and split on the byte 0x0A only. `\r` before the `\n` is reported, not
+ * swallowed, and nothing else (U+2028, lone `\r`) counts as a line break,
+ * which is also how Claude Code splits these files.
+ *
+ * Reading is synchronous on purpose: a linter reads one file at a time, and a
+ * tight synchronous loop around `Buffer#indexOf` is the fastest way to stay
+ * close to the cost of `JSON.parse` itself.
+ */
+import fs from 'node:fs';
+import { constants as bufferConstants } from 'node:buffer';
+
+/** One physical line. */
+export interface RawLine {
+  /** 1-based physical line number. */
+  readonly line: number;
+  /** Byte offset of the first byte of the line. */
+  readonly offset: number;
+  /** Length in bytes, without the line ending. */
+  readonly byteLength: number;
+  /**
+   * The decoded line without its line ending (and without a leading UTF-8 BOM
+   * on line 1), or `undefined` when the line is too long to decode into a
+   * JavaScript string.
+   */
+  readonly text: string | undefined;
+  /** The line ended in `\r\n`. */
+  readonly crlf: boolean;
+  /** The line ended in `\n` (false only for a last line without one). */
+  readonly terminated: boolean;
+}
+
+export interface ReadStats {
+  readonly byteLength: number;
+  readonly lineCount: number;
+  readonly endsWithNewline: boolean;
+  readonly hasBom: boolean;
+}
+
+/** Where bytes come from: a file descriptor, or a buffer in tests. */
+export interface ByteSource {
+  readonly size: number;
+  /** Reads up to `length` bytes at `position` into `target`; returns the count. */
+  read(target: Buffer, targetOffset: number, length: number, position: number): number;
+  close(): void;
+}
+
+export function fileSource(path: string): ByteSource {
+  const fd = fs.openSync(path, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    return {
+      size,
+      read: (target, targetOffset, length, position) => fs.readSync(fd, target, targetOffset, length, position),
+      close: () => fs.closeSync(fd),
+    };
+  } catch (error) {
+    fs.closeSync(fd);
+    throw error;
+  }
+}
+
+export function bufferSource(bytes: Buffer): ByteSource {
+  return {
+    size: bytes.length,
+    read: (target, targetOffset, length, position) => {
+      const end = Math.min(bytes.length, position + length);
+      if (position >= end) return 0;
+      return bytes.copy(target, targetOffset, position, end);
+    },
+    close: () => undefined,
+  };
+}
+
+const CHUNK = 8 * 1024 * 1024;
+const NEWLINE = 0x0a;
+const CR = 0x0d;
+
+/**
+ * Lines longer than this are not decoded. V8 caps strings at about 2^29
+ * UTF-16 units; a JSON line that long would also take several GB to parse.
+ */
+export const MAX_DECODED_LINE_BYTES = Math.min(bufferConstants.MAX_STRING_LENGTH, 512 * 1024 * 1024);
+
+/**
+ * Calls `onLine` for every physical line, in order. A final line without `\n`
+ * is reported with `terminated: false`; an empty file yields no lines.
+ */
+export function scanLines(source: ByteSource, onLine: (line: RawLine) => void): ReadStats {
+  let chunk = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(source.size, 1)));
+  // Bytes of a line that started in an earlier chunk.
+  let carry: Buffer[] = [];
+  let carryBytes = 0;
+  let carryTruncated = false;
+  let position = 0;
+  let lineNo = 0;
+  let lineStart = 0;
+  let hasBom = false;
+  let endsWithNewline = false;
+
+  const emit = (bytes: Buffer | undefined, byteLength: number, terminated: boolean): void => {
+    lineNo++;
+    let start = 0;
+    let crlf = false;
+    let length = byteLength;
+    if (bytes !== undefined) {
+      if (lineNo === 1 && length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+        hasBom = true;
+        start = 3;
+      }
+      if (terminated && length > start && bytes[length - 1] === CR) {
+        crlf = true;
+        length--;
+      }
+    }
+    const text = bytes === undefined ? undefined : bytes.toString('utf8', start, length);
+    onLine({ line: lineNo, offset: lineStart, byteLength, text, crlf, terminated });
+  };
+
+  try {
+    for (;;) {
+      const read = source.read(chunk, 0, chunk.length, position);
+      if (read === 0) break;
+      let cursor = 0;
+      while (cursor < read) {
+        const nl = chunk.indexOf(NEWLINE, cursor);
+        if (nl === -1 || nl >= read) {
+          // The line goes on into the next chunk: keep a copy of its bytes.
+          const piece = chunk.subarray(cursor, read);
+          if (!carryTruncated && carryBytes + piece.length <= MAX_DECODED_LINE_BYTES) {
+            carry.push(Buffer.from(piece));
+          } else {
+            carryTruncated = true;
+            carry = [];
+          }
+          carryBytes += piece.length;
+          cursor = read;
+          break;
+        }
+        const pieceLength = nl - cursor;
+        if (carryBytes === 0) {
+          emit(chunk.subarray(cursor, nl), pieceLength, true);
+        } else {
+          const total = carryBytes + pieceLength;
+          if (carryTruncated || total > MAX_DECODED_LINE_BYTES) {
+            emit(undefined, total, true);
+          } else {
+            carry.push(chunk.subarray(cursor, nl));
+            emit(Buffer.concat(carry, total), total, true);
+          }
+          carry = [];
+          carryBytes = 0;
+          carryTruncated = false;
+        }
+        lineStart = position + nl + 1;
+        cursor = nl + 1;
+      }
+      position += read;
+      endsWithNewline = chunk[read - 1] === NEWLINE;
+      if (chunk.length < CHUNK && position < source.size) {
+        chunk = Buffer.allocUnsafe(CHUNK);
+      }
+    }
+    if (carryBytes > 0) {
+      emit(carryTruncated ? undefined : Buffer.concat(carry, carryBytes), carryBytes, false);
+    }
+  } finally {
+    source.close();
+  }
+  return { byteLength: position, lineCount: lineNo, endsWithNewline, hasBom };
+}
+
+/** Reads `length` bytes at `offset` of a file: used for targeted re-reads. */
+export function readRange(path: string, offset: number, length: number): Buffer {
+  const fd = fs.openSync(path, 'r');
+  try {
+    const target = Buffer.allocUnsafe(length);
+    let done = 0;
+    while (done < length) {
+      const n = fs.readSync(fd, target, done, length - done, offset + done);
+      if (n === 0) break;
+      done += n;
+    }
+    return target.subarray(0, done);
+  } finally {
+    fs.closeSync(fd);
+  }
+}

@@ -1,0 +1,368 @@
+/**
+ * Transcript records: their schemas, and the compact summary the session
+ * index keeps of each one.
+ *
+ * The schemas follow Claude Code 2.1.330's record types (see format.md §4).
+ * They are deliberately loose: every object keeps unknown keys, and a type
+ * the schemas do not know is simply "unknown", never invalid. Claude Code
+ * adds inert record types every few releases; a linter that rejects them
+ * drowns users in noise.
+ *
+ * The index does not keep parsed objects. A 700 MB session would not fit in
+ * memory that way; instead each line is summarised into the handful of fields
+ * the rules, the resume model and the fixer need, and the raw line can be
+ * re-read by offset when a fix needs the full record.
+ */
+import { z } from 'zod';
+import type { JsonObject } from './types.js';
+
+const uuidString = z.string();
+const timestamp = z.string();
+
+/** Fields every chain row (user, assistant, system, attachment) carries. */
+const chainEnvelope = {
+  parentUuid: uuidString.nullable(),
+  logicalParentUuid: uuidString.nullable().optional(),
+  isSidechain: z.boolean().optional(),
+  uuid: uuidString,
+  timestamp,
+  sessionId: z.string().optional(),
+  cwd: z.string().optional(),
+  version: z.string().optional(),
+  agentId: z.string().optional(),
+  isMeta: z.boolean().optional(),
+};
+
+const contentBlock = z.looseObject({ type: z.string() });
+
+export const userRecordSchema = z.looseObject({
+  ...chainEnvelope,
+  type: z.literal('user'),
+  message: z.looseObject({
+    role: z.literal('user').optional(),
+    content: z.union([z.string(), z.array(contentBlock)]),
+  }),
+  isCompactSummary: z.boolean().optional(),
+  sourceToolAssistantUUID: z.string().optional(),
+});
+
+export const assistantRecordSchema = z.looseObject({
+  ...chainEnvelope,
+  type: z.literal('assistant'),
+  message: z.looseObject({
+    id: z.string().optional(),
+    role: z.literal('assistant').optional(),
+    content: z.union([z.string(), z.array(contentBlock)]),
+  }),
+  requestId: z.string().optional(),
+});
+
+export const systemRecordSchema = z.looseObject({
+  ...chainEnvelope,
+  type: z.literal('system'),
+  subtype: z.string().optional(),
+  content: z.unknown().optional(),
+  compactMetadata: z.looseObject({}).optional(),
+});
+
+export const attachmentRecordSchema = z.looseObject({
+  ...chainEnvelope,
+  type: z.literal('attachment'),
+  attachment: z.looseObject({ type: z.string() }),
+});
+
+export const progressRecordSchema = z.looseObject({
+  type: z.literal('progress'),
+  uuid: uuidString,
+  parentUuid: uuidString.nullable(),
+  timestamp: timestamp.optional(),
+});
+
+export const summaryRecordSchema = z.looseObject({
+  type: z.literal('summary'),
+  summary: z.string(),
+  leafUuid: z.string().optional(),
+});
+
+export const lastPromptRecordSchema = z.looseObject({
+  type: z.literal('last-prompt'),
+  lastPrompt: z.string().optional(),
+  leafUuid: z.string().nullable().optional(),
+  explicit: z.boolean().optional(),
+  sessionId: z.string().optional(),
+});
+
+export const fileHistorySnapshotSchema = z.looseObject({
+  type: z.literal('file-history-snapshot'),
+  messageId: z.string(),
+  snapshot: z.looseObject({}),
+});
+
+const sessionMetadata = (type: string, field: string) =>
+  z.looseObject({ type: z.literal(type), [field]: z.unknown(), sessionId: z.string().optional() });
+
+/**
+ * Schemas by record type. Types listed in {@link INERT_RECORD_TYPES} are
+ * known but carry nothing the linter checks.
+ */
+export const RECORD_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
+  user: userRecordSchema,
+  assistant: assistantRecordSchema,
+  system: systemRecordSchema,
+  attachment: attachmentRecordSchema,
+  progress: progressRecordSchema,
+  summary: summaryRecordSchema,
+  'last-prompt': lastPromptRecordSchema,
+  'file-history-snapshot': fileHistorySnapshotSchema,
+  'custom-title': sessionMetadata('custom-title', 'customTitle'),
+  'ai-title': sessionMetadata('ai-title', 'aiTitle'),
+  tag: sessionMetadata('tag', 'tag'),
+  relocated: sessionMetadata('relocated', 'relocatedCwd'),
+  'queue-operation': z.looseObject({ type: z.literal('queue-operation'), operation: z.string() }),
+  'continued-in': sessionMetadata('continued-in', 'continuedInSessionId'),
+};
+
+/** Record types Claude Code 2.1.330 knows and a linter should accept silently. */
+export const INERT_RECORD_TYPES: ReadonlySet<string> = new Set([
+  'agent-name',
+  'agent-color',
+  'agent-setting',
+  'mode',
+  'permission-mode',
+  'isolation-latch',
+  'repl-mode',
+  'worktree-state',
+  'pr-link',
+  'bridge-session',
+  'session-owner',
+  'dev-mods',
+  'memory-mode',
+  'atis-latch',
+  'tools-used',
+  'cost-state',
+  'history-suppression',
+  'ended-by-model',
+  'hybrid-organization',
+  'file-history-delta',
+  'attribution-snapshot',
+  'content-replacement',
+  'data-flow-records',
+  'data-flow-incomplete',
+  'derived-from',
+  'fork-context-ref',
+  'api-request',
+  'api-request-start',
+  'api-request-end',
+  'frame-link',
+  'observer-ref',
+  'resume-head-vouch',
+  'host-row',
+  // Written by older versions or the SDK and still found in real folders.
+  'result',
+  'started',
+  'checkpoint',
+]);
+
+export function isKnownRecordType(type: string): boolean {
+  return type in RECORD_SCHEMAS || INERT_RECORD_TYPES.has(type) || type.startsWith('artifact-');
+}
+
+/** Chain rows: the records Claude Code's loader keeps in its uuid map. */
+export const CHAIN_TYPES: ReadonlySet<string> = new Set(['user', 'assistant', 'system', 'attachment']);
+
+export type ContentShape = 'string' | 'array' | 'other' | 'absent';
+
+/** How a line was turned into a record. */
+export type Recovery = 'nul-stripped' | 'glued-split' | 'bom-stripped';
+
+/**
+ * What the index keeps of one record. Strings that repeat on every line
+ * (`cwd`, `sessionId`) are interned by the index builder.
+ */
+export interface RecordSummary {
+  /** Position in the index's record array (file order). */
+  readonly ordinal: number;
+  /** 1-based physical line. Two glued records share a line. */
+  readonly line: number;
+  readonly type: string;
+  readonly subtype: string | undefined;
+  readonly uuid: string | undefined;
+  /** `undefined` when the key is absent; `null` for an explicit null. */
+  readonly parentUuid: string | null | undefined;
+  /** The key is present but holds neither a string nor null. */
+  readonly parentUuidMalformed: boolean;
+  readonly logicalParentUuid: string | undefined;
+  readonly isSidechain: boolean;
+  readonly timestamp: string | undefined;
+  /** `Date.parse(timestamp)`, NaN when absent or unreadable. */
+  readonly time: number;
+  readonly sessionId: string | undefined;
+  readonly cwd: string | undefined;
+  readonly agentId: string | undefined;
+  readonly isMeta: boolean;
+  readonly isCompactSummary: boolean;
+  readonly messageId: string | undefined;
+  readonly content: ContentShape;
+  /** A user/assistant row whose body Claude Code would drop (row repair). */
+  readonly bodyMalformed: boolean;
+  readonly toolUseIds: readonly string[];
+  readonly toolResultIds: readonly string[];
+  readonly sourceToolAssistantUuid: string | undefined;
+  /** The first characters of the text a person typed or read; no more. */
+  readonly excerpt: string;
+  /** For `last-prompt` rows. */
+  readonly leafUuid: string | null | undefined;
+  readonly explicit: boolean;
+  readonly recovery: Recovery | undefined;
+}
+
+const EXCERPT_CHARS = 120;
+const EMPTY: readonly string[] = Object.freeze([]);
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function excerptOf(text: string): string {
+  return text.length > EXCERPT_CHARS ? text.slice(0, EXCERPT_CHARS) : text;
+}
+
+/**
+ * Summarises a parsed line. Hand-written rather than a zod parse: it runs on
+ * every line of every file and must stay a small fraction of JSON.parse.
+ */
+export function summarize(
+  obj: JsonObject,
+  line: number,
+  ordinal: number,
+  recovery: Recovery | undefined,
+  intern: (s: string | undefined) => string | undefined,
+): RecordSummary {
+  const type = typeof obj.type === 'string' ? obj.type : '';
+  const rawParent = obj.parentUuid;
+  let parentUuid: string | null | undefined;
+  let parentUuidMalformed = false;
+  if (rawParent === null || typeof rawParent === 'string') parentUuid = rawParent;
+  else if (rawParent !== undefined) parentUuidMalformed = true;
+
+  let content: ContentShape = 'absent';
+  let bodyMalformed = false;
+  let toolUseIds = EMPTY;
+  let toolResultIds = EMPTY;
+  let messageId: string | undefined;
+  let excerpt = '';
+  let leafUuid: string | null | undefined;
+
+  if (type === 'user' || type === 'assistant') {
+    const message = obj.message;
+    if (message === null || typeof message !== 'object' || Array.isArray(message)) {
+      bodyMalformed = true;
+    } else {
+      const m = message as JsonObject;
+      messageId = str(m.id);
+      const c = m.content;
+      if (typeof c === 'string') {
+        content = 'string';
+        excerpt = excerptOf(c);
+        if (type === 'assistant' && c.trim() === '') bodyMalformed = true;
+      } else if (Array.isArray(c)) {
+        content = 'array';
+        let validBlocks = 0;
+        for (const block of c) {
+          if (block === null || typeof block !== 'object') continue;
+          const b = block as JsonObject;
+          if (typeof b.type !== 'string') continue;
+          validBlocks++;
+          // Only client tool calls are answered by a user row; server and MCP
+          // tool calls are answered inside the same assistant message.
+          if (b.type === 'tool_use') {
+            if (typeof b.id === 'string') toolUseIds = toolUseIds === EMPTY ? [b.id] : [...toolUseIds, b.id];
+          } else if (b.type === 'tool_result') {
+            if (typeof b.tool_use_id === 'string') {
+              toolResultIds = toolResultIds === EMPTY ? [b.tool_use_id] : [...toolResultIds, b.tool_use_id];
+            }
+          } else if (b.type === 'text' && excerpt === '' && typeof b.text === 'string') {
+            excerpt = excerptOf(b.text);
+          }
+        }
+        if (validBlocks === 0 && c.length > 0) bodyMalformed = true;
+      } else {
+        content = c === undefined ? 'absent' : 'other';
+        bodyMalformed = true;
+      }
+    }
+  } else if (type === 'system') {
+    excerpt = typeof obj.content === 'string' ? excerptOf(obj.content) : '';
+  } else if (type === 'last-prompt') {
+    const l = obj.leafUuid;
+    leafUuid = l === null || typeof l === 'string' ? l : undefined;
+    excerpt = typeof obj.lastPrompt === 'string' ? excerptOf(obj.lastPrompt) : '';
+  } else if (type === 'summary') {
+    excerpt = typeof obj.summary === 'string' ? excerptOf(obj.summary) : '';
+    leafUuid = str(obj.leafUuid);
+  } else if (type === 'custom-title') {
+    excerpt = typeof obj.customTitle === 'string' ? excerptOf(obj.customTitle) : '';
+  } else if (type === 'ai-title') {
+    excerpt = typeof obj.aiTitle === 'string' ? excerptOf(obj.aiTitle) : '';
+  }
+
+  const ts = str(obj.timestamp);
+  return {
+    ordinal,
+    line,
+    type,
+    subtype: str(obj.subtype),
+    uuid: str(obj.uuid),
+    parentUuid,
+    parentUuidMalformed,
+    logicalParentUuid: str(obj.logicalParentUuid),
+    isSidechain: obj.isSidechain === true,
+    timestamp: ts,
+    time: ts === undefined ? Number.NaN : Date.parse(ts),
+    sessionId: intern(str(obj.sessionId)),
+    cwd: intern(str(obj.cwd)),
+    agentId: intern(str(obj.agentId)),
+    isMeta: obj.isMeta === true,
+    isCompactSummary: obj.isCompactSummary === true,
+    messageId,
+    content,
+    bodyMalformed,
+    toolUseIds,
+    toolResultIds,
+    sourceToolAssistantUuid: str(obj.sourceToolAssistantUUID),
+    excerpt,
+    leafUuid,
+    explicit: obj.explicit === true,
+    recovery,
+  };
+}
+
+/** A compact boundary starts a new segment: its null parent is deliberate. */
+export function isCompactBoundary(r: Pick<RecordSummary, 'type' | 'subtype' | 'logicalParentUuid'>): boolean {
+  return (
+    r.type === 'system' &&
+    (r.subtype === 'compact_boundary' || r.subtype === 'microcompact_boundary' || r.logicalParentUuid !== undefined)
+  );
+}
+
+/** Rows Claude Code's leaf bookkeeping ignores (format.md §4.2 step 6). */
+export function isFileSnapshotRow(r: Pick<RecordSummary, 'type' | 'subtype'>): boolean {
+  return r.type === 'system' && r.subtype === 'file_snapshot';
+}
+
+/** Text Claude Code writes when the user pressed Esc during a turn. */
+export const INTERRUPT_MARKER = '[Request interrupted by user';
+
+/** A user row that is only tool results (not something the person typed). */
+export function isToolResultOnly(r: RecordSummary): boolean {
+  return r.type === 'user' && r.toolResultIds.length > 0 && r.excerpt === '';
+}
+
+/**
+ * Compact JSON in the writer's key order. `JSON.stringify` keeps insertion
+ * order, so an object parsed from a line and edited in place serialises with
+ * its original key order.
+ */
+export function serializeRecord(obj: JsonObject): string {
+  return JSON.stringify(obj);
+}

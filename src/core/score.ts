@@ -1,0 +1,89 @@
+/**
+ * The corruption score: how likely a session is broken, 0 (healthy) to 1,
+ * from measurable structure only (peers.md §5.1; never from keywords).
+ *
+ * Each signal becomes a probability-like term p_i in [0, 1], and the terms
+ * combine as a noisy-OR, `score = 1 − Π(1 − p_i)`, so any one strong signal
+ * is enough and weak ones add up without passing 1:
+ *
+ * | signal | term |
+ * | --- | --- |
+ * | resume fidelity f (loaded / intended messages) | min(1, 5·(1 − f)) |
+ * | unexpected null-parent roots r | 1 − 0.7^r |
+ * | phantom parent links per 1,000 records k | 1 − e^(−k/2) |
+ * | duplicate-uuid groups d (different bodies count double) | 1 − 0.85^d |
+ * | invalid lines i | 1 − 0.8^i |
+ * | newer compaction segments resume cannot reach s | 1 − 0.5^s |
+ *
+ * A healthy session scores exactly 0. Fidelity dominates by design: a
+ * session that resumes with 90% of its messages already scores 0.5. The
+ * README documents the formula and its calibration on the corpus.
+ */
+import { expectedRoot, isMainChainRow } from './analysis.js';
+import type { RecordSummary } from './records.js';
+import { isCompactBoundary } from './records.js';
+import type { ResumeModel } from './resume.js';
+import type { SessionIndex } from './session-index.js';
+
+export interface ScoreSignals {
+  readonly fidelity: number;
+  readonly unexpectedRoots: number;
+  readonly phantomLinks: number;
+  readonly duplicateGroups: number;
+  readonly invalidLines: number;
+  readonly unreachableSegments: number;
+  readonly records: number;
+}
+
+export interface SessionScore {
+  readonly score: number;
+  readonly signals: ScoreSignals;
+}
+
+function collectSignals(index: SessionIndex, resume: ResumeModel): ScoreSignals {
+  let unexpectedRoots = 0;
+  let phantomLinks = 0;
+  let lastBoundarySegment = 0;
+  for (const r of index.effectiveRecords()) {
+    if (!index.isChainRow(r)) continue;
+    if (r.parentUuid === null && isMainChainRow(index, r) && expectedRoot(index, r) === undefined) unexpectedRoots++;
+    if (typeof r.parentUuid === 'string' && !index.byUuid.has(r.parentUuid) && index.externalParent(r.parentUuid) === undefined) {
+      phantomLinks++;
+    }
+    if (isCompactBoundary(r) && isMainChainRow(index, r)) lastBoundarySegment = index.segmentOf(r);
+  }
+  let duplicateGroups = 0;
+  for (const group of index.duplicates.values()) {
+    const first = group[0] as RecordSummary;
+    duplicateGroups += group.some((g) => g.parentUuid !== first.parentUuid || g.type !== first.type) ? 2 : 1;
+  }
+  const leafSegment = resume.leaf === undefined ? lastBoundarySegment : index.segmentOf(resume.leaf);
+  return {
+    fidelity: resume.fidelity,
+    unexpectedRoots,
+    phantomLinks,
+    duplicateGroups,
+    invalidLines: index.invalidLines.filter((l) => l.reason !== 'bom').length,
+    unreachableSegments: Math.max(0, lastBoundarySegment - leafSegment),
+    records: index.records.length,
+  };
+}
+
+export function scoreFromSignals(s: ScoreSignals): number {
+  const perThousand = s.records === 0 ? 0 : (s.phantomLinks * 1000) / s.records;
+  const terms = [
+    Math.min(1, 5 * (1 - s.fidelity)),
+    1 - 0.7 ** s.unexpectedRoots,
+    1 - Math.exp(-perThousand / 2),
+    1 - 0.85 ** s.duplicateGroups,
+    1 - 0.8 ** s.invalidLines,
+    1 - 0.5 ** s.unreachableSegments,
+  ];
+  const healthy = terms.reduce((acc, p) => acc * (1 - Math.max(0, Math.min(1, p))), 1);
+  return Math.round((1 - healthy) * 1000) / 1000;
+}
+
+export function scoreSession(index: SessionIndex, resume: ResumeModel): SessionScore {
+  const signals = collectSignals(index, resume);
+  return { score: scoreFromSignals(signals), signals };
+}

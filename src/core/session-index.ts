@@ -1,0 +1,354 @@
+/**
+ * The read-only view of one transcript file that rules, the resume model and
+ * the fixer share. It is built in one streaming pass and never holds parsed
+ * record bodies: only {@link RecordSummary} values, a line table, and lazily
+ * computed graph structure (children, ancestry) over them.
+ */
+import { type ByteSource, type ReadStats, scanLines } from './reader.js';
+import { type InvalidReason, parseLine } from './parse-line.js';
+import {
+  type RecordSummary,
+  CHAIN_TYPES,
+  isCompactBoundary,
+  summarize,
+} from './records.js';
+import type { JsonObject } from './types.js';
+
+/** Where a file sits in Claude Code's layout (format.md §1.3). */
+export type FileRole = 'main' | 'subagent' | 'legacy-agent' | 'other';
+
+export interface SessionFile {
+  /** Absolute path. */
+  readonly path: string;
+  /** The path as shown to the user (relative to cwd where shorter). */
+  readonly displayPath: string;
+  readonly role: FileRole;
+  /** The project folder: the folder whose name is the project key. */
+  readonly projectDir: string;
+  readonly projectFolderName: string;
+  /** The session id the layout implies (file stem, or the `<sid>/subagents` folder). */
+  readonly layoutSessionId: string | undefined;
+}
+
+export interface InvalidLine {
+  readonly line: number;
+  readonly offset: number;
+  readonly byteLength: number;
+  readonly reason: InvalidReason;
+  /** Records recovered from the line (NUL-stripped or split). */
+  readonly recoveredRecords: number;
+  readonly terminated: boolean;
+}
+
+/** Where a parent that is not in this file was found instead. */
+export type ExternalParent =
+  | { readonly kind: 'main-session'; readonly path: string }
+  | { readonly kind: 'subagent'; readonly path: string }
+  | { readonly kind: 'other-session'; readonly path: string }
+  /** A subagent file whose main session file does not exist. */
+  | { readonly kind: 'main-missing' };
+
+export interface LineStats extends ReadStats {
+  readonly blankLines: number;
+  readonly crlfLines: number;
+}
+
+export class SessionIndex {
+  readonly file: SessionFile;
+  readonly records: readonly RecordSummary[];
+  readonly invalidLines: readonly InvalidLine[];
+  readonly stats: LineStats;
+  /** The effective record per uuid: the last body, as Claude Code keeps it. */
+  readonly byUuid: ReadonlyMap<string, RecordSummary>;
+  /** Every uuid that occurs on more than one record, with all occurrences. */
+  readonly duplicates: ReadonlyMap<string, readonly RecordSummary[]>;
+  private readonly lineOffsets: Float64Array;
+  private readonly lineLengths: Float64Array;
+  private readonly openSource: () => ByteSource;
+  private externalParents = new Map<string, ExternalParent>();
+  private childrenCache: Map<string, RecordSummary[]> | undefined;
+  private ancestryCache: { enter: Int32Array; exit: Int32Array } | undefined;
+  private segmentCache: Int32Array | undefined;
+
+  private constructor(init: {
+    file: SessionFile;
+    records: RecordSummary[];
+    invalidLines: InvalidLine[];
+    stats: LineStats;
+    byUuid: Map<string, RecordSummary>;
+    duplicates: Map<string, RecordSummary[]>;
+    lineOffsets: Float64Array;
+    lineLengths: Float64Array;
+    openSource: () => ByteSource;
+  }) {
+    this.file = init.file;
+    this.records = init.records;
+    this.invalidLines = init.invalidLines;
+    this.stats = init.stats;
+    this.byUuid = init.byUuid;
+    this.duplicates = init.duplicates;
+    this.lineOffsets = init.lineOffsets;
+    this.lineLengths = init.lineLengths;
+    this.openSource = init.openSource;
+  }
+
+  /** Reads the file once and summarises every line. */
+  static build(file: SessionFile, openSource: () => ByteSource): SessionIndex {
+    const records: RecordSummary[] = [];
+    const invalidLines: InvalidLine[] = [];
+    const byUuid = new Map<string, RecordSummary>();
+    let duplicates: Map<string, RecordSummary[]> | undefined;
+    const interned = new Map<string, string>();
+    const intern = (s: string | undefined): string | undefined => {
+      if (s === undefined) return undefined;
+      const existing = interned.get(s);
+      if (existing !== undefined) return existing;
+      interned.set(s, s);
+      return s;
+    };
+    let offsets = new Float64Array(1024);
+    let lengths = new Float64Array(1024);
+    let blankLines = 0;
+    let crlfLines = 0;
+
+    const stats = scanLines(openSource(), (raw) => {
+      if (raw.line >= offsets.length) {
+        const grownOffsets = new Float64Array(offsets.length * 2);
+        grownOffsets.set(offsets);
+        offsets = grownOffsets;
+        const grownLengths = new Float64Array(lengths.length * 2);
+        grownLengths.set(lengths);
+        lengths = grownLengths;
+      }
+      offsets[raw.line] = raw.offset;
+      lengths[raw.line] = raw.byteLength;
+      if (raw.crlf) crlfLines++;
+      const parsed = parseLine(raw.text, raw.terminated);
+      if (parsed === undefined) {
+        blankLines++;
+        return;
+      }
+      if (parsed.invalid !== undefined) {
+        invalidLines.push({
+          line: raw.line,
+          offset: raw.offset,
+          byteLength: raw.byteLength,
+          reason: parsed.invalid,
+          recoveredRecords: parsed.recovered ? parsed.records.length : 0,
+          terminated: raw.terminated,
+        });
+      }
+      const recovery = parsed.recovered ? (parsed.invalid === 'nul' ? 'nul-stripped' : 'glued-split') : undefined;
+      for (const obj of parsed.records) {
+        const summary = summarize(obj, raw.line, records.length, recovery, intern);
+        records.push(summary);
+        if (summary.uuid !== undefined) {
+          const previous = byUuid.get(summary.uuid);
+          if (previous !== undefined) {
+            duplicates ??= new Map();
+            const group = duplicates.get(summary.uuid);
+            if (group === undefined) duplicates.set(summary.uuid, [previous, summary]);
+            else group.push(summary);
+          }
+          byUuid.set(summary.uuid, summary);
+        }
+      }
+    });
+    if (stats.hasBom) {
+      invalidLines.unshift({
+        line: 1,
+        offset: 0,
+        byteLength: lengths[1] ?? 0,
+        reason: 'bom',
+        recoveredRecords: 0,
+        terminated: stats.lineCount > 1 || stats.endsWithNewline,
+      });
+    }
+    return new SessionIndex({
+      file,
+      records,
+      invalidLines,
+      stats: { ...stats, blankLines, crlfLines },
+      byUuid,
+      duplicates: duplicates ?? new Map(),
+      lineOffsets: offsets,
+      lineLengths: lengths,
+      openSource,
+    });
+  }
+
+  /** The exact bytes of a physical line, without its line ending. */
+  lineBytes(line: number): Buffer {
+    const offset = this.lineOffsets[line];
+    const length = this.lineLengths[line];
+    if (offset === undefined || length === undefined || line < 1 || line > this.stats.lineCount) {
+      throw new RangeError(`line ${line} is outside ${this.file.displayPath}`);
+    }
+    const source = this.openSource();
+    try {
+      const target = Buffer.alloc(length);
+      let done = 0;
+      while (done < length) {
+        const n = source.read(target, done, length - done, offset + done);
+        if (n === 0) break;
+        done += n;
+      }
+      let end = done;
+      if (end > 0 && target[end - 1] === 0x0d && this.lineTerminated(line)) end--;
+      let start = 0;
+      if (line === 1 && this.stats.hasBom) start = 3;
+      return target.subarray(start, end);
+    } finally {
+      source.close();
+    }
+  }
+
+  /** Byte offset of a physical line. */
+  lineOffset(line: number): number {
+    return this.lineOffsets[line] ?? 0;
+  }
+
+  /** The decoded text of a physical line, without its line ending. */
+  lineText(line: number): string {
+    return this.lineBytes(line).toString('utf8');
+  }
+
+  /** The parsed object of a record, re-read from the file (for fixes). */
+  recordObject(record: RecordSummary): JsonObject | undefined {
+    const text = this.lineText(record.line);
+    const parsed = parseLine(text, this.lineTerminated(record.line));
+    if (parsed === undefined) return undefined;
+    let seen = 0;
+    for (const r of this.records) {
+      if (r.line !== record.line) continue;
+      if (r === record) return parsed.records[seen];
+      seen++;
+    }
+    return undefined;
+  }
+
+  lineTerminated(line: number): boolean {
+    return line < this.stats.lineCount || this.stats.endsWithNewline;
+  }
+
+  /** Records Claude Code's loader keeps in its uuid map (format.md §4). */
+  isChainRow(record: RecordSummary): boolean {
+    return CHAIN_TYPES.has(record.type) && record.uuid !== undefined;
+  }
+
+  /** Called by the group linker before rules run; not part of the rule API. */
+  setExternalParents(found: ReadonlyMap<string, ExternalParent>): void {
+    this.externalParents = new Map(found);
+  }
+
+  /** Where a parent uuid missing from this file lives instead, if anywhere. */
+  externalParent(uuid: string): ExternalParent | undefined {
+    return this.externalParents.get(uuid);
+  }
+
+  /** Parent uuids that name no record of this file. */
+  unresolvedParents(): Set<string> {
+    const missing = new Set<string>();
+    for (const r of this.records) {
+      if (typeof r.parentUuid === 'string' && !this.byUuid.has(r.parentUuid)) missing.add(r.parentUuid);
+    }
+    return missing;
+  }
+
+  /** The record a record's parentUuid names, when it is in this file. */
+  parentOf(record: RecordSummary): RecordSummary | undefined {
+    return typeof record.parentUuid === 'string' ? this.byUuid.get(record.parentUuid) : undefined;
+  }
+
+  /** Records whose effective parent is `uuid`, in file order. */
+  childrenOf(uuid: string): readonly RecordSummary[] {
+    if (this.childrenCache === undefined) {
+      const children = new Map<string, RecordSummary[]>();
+      for (const r of this.effectiveRecords()) {
+        if (typeof r.parentUuid !== 'string') continue;
+        const list = children.get(r.parentUuid);
+        if (list === undefined) children.set(r.parentUuid, [r]);
+        else list.push(r);
+      }
+      this.childrenCache = children;
+    }
+    return this.childrenCache.get(uuid) ?? [];
+  }
+
+  /**
+   * One record per uuid (the last body, as Claude Code keeps it) plus every
+   * record without a uuid, in file order.
+   */
+  *effectiveRecords(): Iterable<RecordSummary> {
+    for (const r of this.records) {
+      if (r.uuid === undefined || this.byUuid.get(r.uuid) === r) yield r;
+    }
+  }
+
+  /**
+   * True when `ancestor` lies on the parent chain of `descendant` (or is it).
+   * O(1) after a single linear pass; parent cycles are cut where found.
+   */
+  isAncestor(ancestor: RecordSummary, descendant: RecordSummary): boolean {
+    const { enter, exit } = this.ancestry();
+    const a = ancestor.ordinal;
+    const d = descendant.ordinal;
+    const ea = enter[a];
+    const ed = enter[d];
+    if (ea === undefined || ed === undefined || ea < 0 || ed < 0) return false;
+    return ea <= ed && (exit[d] as number) <= (exit[a] as number);
+  }
+
+  private ancestry(): { enter: Int32Array; exit: Int32Array } {
+    if (this.ancestryCache !== undefined) return this.ancestryCache;
+    const n = this.records.length;
+    const enter = new Int32Array(n).fill(-1);
+    const exit = new Int32Array(n).fill(-1);
+    let clock = 0;
+    const effective = [...this.effectiveRecords()];
+    // Roots: records whose parent is not in the file (or null/absent), plus
+    // whatever a cycle leaves unvisited (picked up in the second loop).
+    const visit = (root: RecordSummary): void => {
+      const stack: Array<{ record: RecordSummary; childIndex: number }> = [{ record: root, childIndex: 0 }];
+      enter[root.ordinal] = clock++;
+      while (stack.length > 0) {
+        const top = stack[stack.length - 1] as { record: RecordSummary; childIndex: number };
+        const kids = top.record.uuid === undefined ? [] : this.childrenOf(top.record.uuid);
+        if (top.childIndex < kids.length) {
+          const child = kids[top.childIndex++] as RecordSummary;
+          if (enter[child.ordinal] !== -1) continue; // cycle or duplicate edge
+          enter[child.ordinal] = clock++;
+          stack.push({ record: child, childIndex: 0 });
+        } else {
+          exit[top.record.ordinal] = clock++;
+          stack.pop();
+        }
+      }
+    };
+    for (const r of effective) {
+      if (typeof r.parentUuid !== 'string' || !this.byUuid.has(r.parentUuid)) visit(r);
+    }
+    for (const r of effective) {
+      if (enter[r.ordinal] === -1) visit(r);
+    }
+    this.ancestryCache = { enter, exit };
+    return this.ancestryCache;
+  }
+
+  /**
+   * Compaction segment of each record: the number of main-chain compact
+   * boundaries at or before it in file order. Relinks never cross segments.
+   */
+  segmentOf(record: RecordSummary): number {
+    if (this.segmentCache === undefined) {
+      const segments = new Int32Array(this.records.length);
+      let segment = 0;
+      for (const r of this.records) {
+        if (!r.isSidechain && isCompactBoundary(r)) segment++;
+        segments[r.ordinal] = segment;
+      }
+      this.segmentCache = segments;
+    }
+    return this.segmentCache[record.ordinal] ?? 0;
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Shared vocabulary of the linter: severities, fix applicability, findings and
+ * per-file results. Everything here is plain data so that formatters, the
+ * planner and tests can pass it around without touching the file system.
+ */
+
+export type Severity = 'error' | 'warning' | 'info';
+export type SeveritySetting = Severity | 'off';
+
+/**
+ * How far a fix may be trusted (Ruff/Biome vocabulary):
+ * - `safe`: unambiguous, reversible, drops nothing; `cclint fix` applies it.
+ * - `unsafe`: plausible but heuristic or changes meaning for other tools;
+ *   applied only with `--unsafe`.
+ * - `display-only`: shown in diffs and JSON, never applied.
+ */
+export type Applicability = 'safe' | 'unsafe' | 'display-only';
+
+export const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
+export const APPLICABILITY_RANK: Readonly<Record<Applicability, number>> = {
+  'display-only': 0,
+  unsafe: 1,
+  safe: 2,
+};
+
+/** A JSON object as it appears on one transcript line. */
+export type JsonObject = { [key: string]: unknown };
+
+/**
+ * One record-level edit. Lines are 1-based physical lines of the file as it
+ * was read. `before` is the exact original text of the line (without its line
+ * ending) so the planner can refuse an edit whose line changed meanwhile.
+ */
+export type RecordEdit =
+  | { readonly kind: 'replace'; readonly line: number; readonly before: string; readonly after: readonly string[] }
+  | { readonly kind: 'delete'; readonly line: number; readonly before: string }
+  | { readonly kind: 'insertAfter'; readonly line: number; readonly after: readonly string[] };
+
+/**
+ * A repair proposed by a rule: data, never a side effect. The edits are
+ * computed on demand because building them re-reads lines from disk, which a
+ * plain `check` never needs.
+ */
+export interface Fix {
+  readonly title: string;
+  readonly applicability: Applicability;
+  readonly edits: () => readonly RecordEdit[];
+}
+
+/** What a rule knows about one problem, before the engine adds severity. */
+export interface Finding {
+  readonly ruleId: string;
+  readonly severity: Severity;
+  readonly messageId: string;
+  readonly message: string;
+  readonly line: number;
+  readonly uuid?: string | undefined;
+  readonly fix?: Fix | undefined;
+}
+
+/** What resume would bring back from a file today, and what a repair could. */
+export interface ResumeSummary {
+  readonly loaded: number;
+  readonly total: number;
+  readonly fidelity: number;
+}
+
+/** The outcome of checking one file. */
+export interface FileResult {
+  readonly filePath: string;
+  readonly sessionId: string | undefined;
+  readonly findings: readonly Finding[];
+  readonly errorCount: number;
+  readonly warningCount: number;
+  readonly infoCount: number;
+  readonly resume?: ResumeSummary | undefined;
+  readonly score?: number | undefined;
+  /** Records (parsed lines) in the file; used for summaries and the score. */
+  readonly recordCount: number;
+}
+
+export function countBySeverity(findings: readonly Finding[]): {
+  errorCount: number;
+  warningCount: number;
+  infoCount: number;
+} {
+  let errorCount = 0;
+  let warningCount = 0;
+  let infoCount = 0;
+  for (const f of findings) {
+    if (f.severity === 'error') errorCount++;
+    else if (f.severity === 'warning') warningCount++;
+    else infoCount++;
+  }
+  return { errorCount, warningCount, infoCount };
+}
+
+/** The lower of two severities: a rule may downgrade, never upgrade, its level. */
+export function minSeverity(a: Severity, b: Severity): Severity {
+  return SEVERITY_RANK[a] <= SEVERITY_RANK[b] ? a : b;
+}

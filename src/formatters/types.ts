@@ -1,0 +1,20 @@
+/**
+ * The formatter contract: a pure function from results to a string. No I/O,
+ * no re-reading of files, no process state; everything a formatter needs is
+ * in its arguments, so each one can be tested with synthetic results.
+ */
+import type { FileResult } from '../core/types.js';
+import type { RuleMeta } from '../rules/rule.js';
+
+export interface FormatContext {
+  /** Folder paths are shown relative to. */
+  readonly cwd: string;
+  /** ANSI colour allowed (a TTY without NO_COLOR / --no-color). */
+  readonly color: boolean;
+  readonly rulesMeta: ReadonlyMap<string, RuleMeta>;
+  readonly version: string;
+  /** `--max-warnings` was set and exceeded. */
+  readonly maxWarningsExceeded?: { readonly maxWarnings: number; readonly foundWarnings: number } | undefined;
+}
+
+export type Formatter = (results: readonly FileResult[], context: FormatContext) => string;

@@ -1,0 +1,88 @@
+/**
+ * orphan-tool-result
+ *
+ * ## What it detects
+ * A `tool_result` whose `tool_use_id` has no `tool_use` in the assistant turn
+ * right before it: walking up from the result past other tool-result,
+ * attachment and system rows, the first assistant API response (all rows
+ * sharing its `message.id`) does not hold that id.
+ *
+ * ## Why it matters
+ * The API rejects such a history ("unexpected tool_use_id found in
+ * tool_result blocks … must have a corresponding tool_use block in the
+ * previous message", peers.md §3 row 5b; #8484). Compaction that summarised
+ * the call away and lost parallel results are the usual causes. 2.1.330
+ * strips such results on load; older versions fail on every turn.
+ *
+ * ## Fix
+ * None automatically yet; removing the orphan result is unsafe (it deletes
+ * tool output) and comes with `cclint fix --unsafe`.
+ *
+ * ## Known false positives
+ * When the walk up meets a phantom parent the rule stays silent (that break
+ * is reported by phantom-parent) rather than guess.
+ */
+import type { RecordSummary } from '../core/records.js';
+import { defineRule, shortId } from './rule.js';
+
+const MAX_WALK = 10_000;
+
+export default defineRule({
+  meta: {
+    id: 'orphan-tool-result',
+    description: 'Every tool_result answers a tool_use of the assistant turn before it',
+    severity: 'warning',
+    messages: {
+      orphan: 'tool_result for {id} has no matching tool_use in the assistant turn before it',
+      noTurn: 'tool_result for {id} has no assistant turn before it (the conversation starts here)',
+    },
+  },
+  check({ index, report }) {
+    const byMessageId = new Map<string, RecordSummary[]>();
+    for (const r of index.effectiveRecords()) {
+      if (r.type !== 'assistant' || r.messageId === undefined) continue;
+      const key = `${r.isSidechain}:${r.agentId ?? ''}:${r.messageId}`;
+      const list = byMessageId.get(key);
+      if (list === undefined) byMessageId.set(key, [r]);
+      else list.push(r);
+    }
+    for (const record of index.effectiveRecords()) {
+      if (record.type !== 'user' || record.toolResultIds.length === 0) continue;
+      // Walk up to the nearest assistant row.
+      let current: RecordSummary | undefined = record;
+      let assistant: RecordSummary | undefined;
+      let brokenLink = false;
+      for (let steps = 0; current !== undefined && steps < MAX_WALK; steps++) {
+        const parentId: string | null | undefined = current.parentUuid;
+        if (typeof parentId !== 'string') break;
+        const parent = index.byUuid.get(parentId);
+        if (parent === undefined) {
+          brokenLink = true;
+          break;
+        }
+        if (parent.type === 'assistant') {
+          assistant = parent;
+          break;
+        }
+        if (parent.type === 'user' && parent.toolResultIds.length === 0 && !parent.isMeta) break; // a real user turn
+        current = parent;
+      }
+      if (brokenLink) continue;
+      const ids = new Set<string>();
+      if (assistant !== undefined) {
+        const group =
+          assistant.messageId === undefined
+            ? [assistant]
+            : (byMessageId.get(`${assistant.isSidechain}:${assistant.agentId ?? ''}:${assistant.messageId}`) ?? [assistant]);
+        for (const a of group) for (const id of a.toolUseIds) ids.add(id);
+      }
+      if (record.sourceToolAssistantUuid !== undefined) {
+        for (const id of index.byUuid.get(record.sourceToolAssistantUuid)?.toolUseIds ?? []) ids.add(id);
+      }
+      for (const id of record.toolResultIds) {
+        if (ids.has(id)) continue;
+        report({ messageId: assistant === undefined ? 'noTurn' : 'orphan', data: { id: shortId(id) }, record });
+      }
+    }
+  },
+});
