@@ -18,8 +18,13 @@ export interface ParsedLine {
   readonly records: readonly JsonObject[];
   /** Present when the line is not exactly one JSON object. */
   readonly invalid?: InvalidReason | undefined;
-  /** For `nul` and `glued`: the records were recovered from the line. */
-  readonly recovered: boolean;
+  /**
+   * How the records were recovered from a damaged line: `leading` when only
+   * leading NUL/space bytes stood in the way (readers that skip leading
+   * control bytes, like the SDK's, still load it), `strip` when NULs had to
+   * be removed elsewhere, `split` for glued records.
+   */
+  readonly recovered?: 'leading' | 'strip' | 'split' | undefined;
 }
 
 const MAX_GLUE_ATTEMPTS = 64;
@@ -67,24 +72,27 @@ const EMPTY: readonly JsonObject[] = [];
  * long to decode. `terminated` is false only for a last line without `\n`.
  */
 export function parseLine(text: string | undefined, terminated: boolean): ParsedLine | undefined {
-  if (text === undefined) return { records: EMPTY, invalid: 'too-long', recovered: false };
+  if (text === undefined) return { records: EMPTY, invalid: 'too-long' };
   // Fast path: the overwhelmingly common case is one object per line.
   const value = tryParse(text);
   if (value !== undefined) {
-    if (isObject(value)) return { records: [value], recovered: false };
-    return { records: EMPTY, invalid: 'not-object', recovered: false };
+    if (isObject(value)) return { records: [value] };
+    return { records: EMPTY, invalid: 'not-object' };
   }
   if (text.trim() === '') return undefined; // blank lines are ignored by Claude Code too
 
   let candidate = text;
   if (text.includes('\u0000')) {
     candidate = text.replace(/\u0000+/g, '');
-    if (candidate.trim() === '') return { records: EMPTY, invalid: 'nul', recovered: false };
+    if (candidate.trim() === '') return { records: EMPTY, invalid: 'nul' };
     const stripped = tryParse(candidate);
-    if (isObject(stripped)) return { records: [stripped], invalid: 'nul', recovered: true };
+    if (isObject(stripped)) {
+      const leadingOnly = isObject(tryParse(text.replace(/^[\u0000-\u0020]+/, '')));
+      return { records: [stripped], invalid: 'nul', recovered: leadingOnly ? 'leading' : 'strip' };
+    }
   }
   const glued = candidate.includes('}{') ? splitGlued(candidate) : undefined;
-  if (glued !== undefined) return { records: glued, invalid: 'glued', recovered: true };
-  if (!terminated) return { records: EMPTY, invalid: 'torn', recovered: false };
-  return { records: EMPTY, invalid: 'garbage', recovered: false };
+  if (glued !== undefined) return { records: glued, invalid: 'glued', recovered: 'split' };
+  if (!terminated) return { records: EMPTY, invalid: 'torn' };
+  return { records: EMPTY, invalid: 'garbage' };
 }

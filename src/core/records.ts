@@ -172,8 +172,18 @@ export const CHAIN_TYPES: ReadonlySet<string> = new Set(['user', 'assistant', 's
 
 export type ContentShape = 'string' | 'array' | 'other' | 'absent';
 
-/** How a line was turned into a record. */
-export type Recovery = 'nul-stripped' | 'glued-split' | 'bom-stripped';
+/** How a record was recovered from a damaged line (see parse-line.ts). */
+export type Recovery = 'nul-leading' | 'nul-stripped' | 'glued-split';
+
+/** Partial-compaction info of a compact boundary (format.md §5). */
+export interface PreservedInfo {
+  readonly anchorUuid: string | undefined;
+  /** `preservedMessages.uuids`, or undefined when malformed. */
+  readonly uuids?: readonly string[] | undefined;
+  readonly headUuid?: string | undefined;
+  readonly tailUuid?: string | undefined;
+  readonly kind: 'messages' | 'segment';
+}
 
 /**
  * What the index keeps of one record. Strings that repeat on every line
@@ -214,6 +224,16 @@ export interface RecordSummary {
   readonly leafUuid: string | null | undefined;
   readonly explicit: boolean;
   readonly recovery: Recovery | undefined;
+  /** Written by an agent team member: never a resume leaf. */
+  readonly teamName: boolean;
+  /** `attachment.type` of attachment rows. */
+  readonly attachmentType: string | undefined;
+  /** `origin.kind` (meta rows from some origins are shown to the person). */
+  readonly originKind: string | undefined;
+  /** An assistant row closing a quiet turn with an empty or "No response requested." text. */
+  readonly quietReply: boolean;
+  /** Partial-compaction info; only on compact boundaries that carry it. */
+  readonly preserved: PreservedInfo | undefined;
 }
 
 const EXCERPT_CHARS = 120;
@@ -259,7 +279,7 @@ export function summarize(
       bodyMalformed = true;
     } else {
       const m = message as JsonObject;
-      messageId = str(m.id);
+      if (type === 'assistant') messageId = str(m.id);
       const c = m.content;
       if (typeof c === 'string') {
         content = 'string';
@@ -306,6 +326,26 @@ export function summarize(
     excerpt = typeof obj.aiTitle === 'string' ? excerptOf(obj.aiTitle) : '';
   }
 
+  let attachmentType: string | undefined;
+  if (type === 'attachment' && obj.attachment !== null && typeof obj.attachment === 'object') {
+    attachmentType = str((obj.attachment as JsonObject).type);
+  }
+  let preserved: PreservedInfo | undefined;
+  if (type === 'system' && obj.compactMetadata !== null && typeof obj.compactMetadata === 'object') {
+    preserved = preservedInfo(obj.compactMetadata as JsonObject);
+  }
+  const origin = obj.origin;
+  const originKind =
+    origin !== null && typeof origin === 'object' ? str((origin as JsonObject).kind) : undefined;
+  let quietReply = false;
+  if (type === 'assistant' && obj.closesQuietTurn === true) {
+    const c = (obj.message as JsonObject | undefined)?.content;
+    if (Array.isArray(c) && c.length === 1) {
+      const only = c[0] as JsonObject | null;
+      quietReply = only?.type === 'text' && (only.text === '' || only.text === 'No response requested.');
+    }
+  }
+
   const ts = str(obj.timestamp);
   return {
     ordinal,
@@ -334,7 +374,27 @@ export function summarize(
     leafUuid,
     explicit: obj.explicit === true,
     recovery,
+    teamName: obj.teamName !== undefined && obj.teamName !== null && obj.teamName !== '' && obj.teamName !== false,
+    attachmentType,
+    originKind,
+    quietReply,
+    preserved,
   };
+}
+
+function preservedInfo(meta: JsonObject): PreservedInfo | undefined {
+  const messages = meta.preservedMessages;
+  if (messages !== null && typeof messages === 'object') {
+    const m = messages as JsonObject;
+    const uuids = Array.isArray(m.uuids) && m.uuids.every((u) => typeof u === 'string') ? (m.uuids as string[]) : undefined;
+    return { kind: 'messages', anchorUuid: str(m.anchorUuid), uuids };
+  }
+  const segment = meta.preservedSegment;
+  if (segment !== null && typeof segment === 'object') {
+    const s = segment as JsonObject;
+    return { kind: 'segment', anchorUuid: str(s.anchorUuid), headUuid: str(s.headUuid), tailUuid: str(s.tailUuid) };
+  }
+  return undefined;
 }
 
 /** A compact boundary starts a new segment: its null parent is deliberate. */

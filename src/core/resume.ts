@@ -1,27 +1,35 @@
 /**
- * A model of what `claude --resume` loads from one file (format.md §5–§6):
- * the leaf it picks, the chain it walks back from that leaf, where that walk
- * stops, and which messages come back. The same walk with every break
- * bridged gives the conversation a correct repair would bring back; the
- * ratio of the two is the file's resume fidelity.
+ * What resume brings back from one file, and what it would bring back if
+ * every break were repaired.
  *
- * It runs on the index's record summaries only and is computed once per
- * index, lazily, because most rules never need it.
+ * `resume.loaded` is defined by the spec as the number of messages the
+ * official reader (`getSessionMessages` of the Claude Agent SDK) returns. That
+ * reader is simpler than Claude Code's interactive loader (format.md §6), and
+ * this module models it, not the CLI: the leaf is chosen by file position
+ * only (no timestamps, no `last-prompt` checkpoints); the chain walk stops at
+ * a null, missing or repeated parent, with no 5-second bridge; progress rows
+ * are walked through; rows sharing an assistant `message.id` and their tool
+ * results are put back; meta, sidechain and team rows are filtered out. Bad
+ * lines are lost, except those with only leading NUL/space bytes, and a BOM
+ * costs the first line. Files over 5 MiB drop everything before the last
+ * compact boundary without preserved info. Not modelled: queued-command
+ * attachments turned into user messages, and voice-call rows (both rare).
+ *
+ * The same algorithm on a virtually repaired graph (phantom parents and
+ * unexpected null parents pointed at the nearest earlier main-chain message,
+ * damaged lines recovered) gives `total`, the intended conversation.
+ *
+ * Claude Code's interactive loader does bridge a missing parent to a row at
+ * most 5 s older; {@link ResumeModel.standIn} answers that question for the
+ * rules, which report a bridged gap as a warning rather than an error.
  */
-import {
-  type ExpectedRoot,
-  bridgeTarget,
-  expectedRoot,
-  isAgentFile,
-  isMainChainRow,
-  TIMESTAMP_BRIDGE_MS,
-} from './analysis.js';
-import { type RecordSummary, isCompactBoundary, isFileSnapshotRow } from './records.js';
+import { bridgeTarget, expectedRoot, isMainChainRow, TIMESTAMP_BRIDGE_MS } from './analysis.js';
+import { type RecordSummary, isFileSnapshotRow } from './records.js';
 import type { SessionIndex } from './session-index.js';
 
 /** Why the walk back from the leaf ended. */
 export type WalkEnd =
-  | { readonly kind: 'root'; readonly at: RecordSummary; readonly expected: ExpectedRoot | undefined }
+  | { readonly kind: 'root'; readonly at: RecordSummary }
   | { readonly kind: 'missing-parent'; readonly at: RecordSummary }
   | { readonly kind: 'cycle'; readonly at: RecordSummary }
   | { readonly kind: 'empty' };
@@ -29,23 +37,33 @@ export type WalkEnd =
 export interface ResumeModel {
   /** The message resume continues from; undefined when nothing loads. */
   readonly leaf: RecordSummary | undefined;
-  /** Chain rows resume loads, root first. */
+  /** Rows on the loaded chain (with recovered siblings), root first. */
   readonly chain: readonly RecordSummary[];
-  /** The messages resume brings back (what the official reader returns). */
+  /** The messages the official reader returns, in order. */
   readonly messages: readonly RecordSummary[];
-  /** The messages a correct repair would bring back: every break bridged. */
+  /** The messages a correct repair would bring back. */
   readonly intendedMessages: readonly RecordSummary[];
   readonly end: WalkEnd;
   readonly loaded: number;
   readonly total: number;
   readonly fidelity: number;
-  /** The walk passed this record's missing parent through the 5 s stand-in. */
-  bridged(record: RecordSummary): boolean;
   /** The record is on the loaded chain. */
   onChain(record: RecordSummary): boolean;
-  /** The stand-in parent the 5 s rule would pick for a record, ignoring the chain. */
+  /** Claude Code's 5 s stand-in parent for a record with a missing parent. */
   standIn(record: RecordSummary): RecordSummary | undefined;
 }
+
+const FIVE_MIB = 5 * 1024 * 1024;
+const READER_TYPES: ReadonlySet<string> = new Set(['user', 'assistant', 'progress', 'system', 'attachment']);
+/** Meta rows from these origins are shown to the person, so the reader keeps them. */
+const VISIBLE_META_ORIGINS: ReadonlySet<string> = new Set([
+  'channel',
+  'observer',
+  'observer-activity',
+  'slack-ping',
+  'voice-call',
+  'peer',
+]);
 
 const cache = new WeakMap<SessionIndex, ResumeModel>();
 
@@ -62,183 +80,357 @@ function isMessage(r: RecordSummary): boolean {
   return r.type === 'user' || r.type === 'assistant';
 }
 
-/** Chain rows sorted by time, for the stand-in search. */
-function timeOrder(index: SessionIndex): RecordSummary[] {
+/**
+ * The reader's view of the file: its rows in file order, with the uuid map
+ * (last body wins, first position kept) and parent links after partial
+ * compaction relinks.
+ */
+interface Graph {
+  readonly rows: readonly RecordSummary[];
+  readonly byUuid: ReadonlyMap<string, RecordSummary>;
+  /** Position of the uuid's last occurrence in `rows` (leaf ranking). */
+  readonly lastPosition: ReadonlyMap<string, number>;
+  /** Position of the uuid's first occurrence (map order). */
+  readonly firstPosition: ReadonlyMap<string, number>;
+  parentOf(r: RecordSummary): string | undefined;
+  /** The reader throws on this file (malformed preservedMessages). */
+  readonly throws: boolean;
+}
+
+function readerRows(index: SessionIndex, recoverDamage: boolean): RecordSummary[] {
+  const skipBefore = index.stats.byteLength > FIVE_MIB ? index.stats.lastSkipBoundaryLine : 0;
   const rows: RecordSummary[] = [];
-  for (const r of index.effectiveRecords()) {
-    if (index.isChainRow(r) && !isFileSnapshotRow(r) && !Number.isNaN(r.time)) rows.push(r);
+  for (const r of index.records) {
+    if (r.line < skipBefore || !READER_TYPES.has(r.type) || r.uuid === undefined) continue;
+    if (!recoverDamage) {
+      if (r.recovery === 'nul-stripped' || r.recovery === 'glued-split') continue;
+      if (r.line === 1 && index.stats.hasBom) continue;
+    }
+    rows.push(r);
   }
-  rows.sort((a, b) => a.time - b.time || a.ordinal - b.ordinal);
   return rows;
 }
 
-function chooseLeaf(index: SessionIndex): RecordSummary | undefined {
-  let lastRow: RecordSummary | undefined;
-  let newestRow: RecordSummary | undefined;
-  let checkpoint: string | null | undefined;
-  let checkpointExplicit = false;
-  let checkpointOrdinal = -1;
-  let hasLeafCheckpoint = false;
-  for (const r of index.records) {
-    if (r.type === 'last-prompt' && r.leafUuid !== undefined) {
-      checkpoint = r.leafUuid;
-      checkpointExplicit = r.explicit;
-      checkpointOrdinal = r.ordinal;
-      if (r.leafUuid !== null) hasLeafCheckpoint = true;
-      continue;
-    }
-    if (!index.isChainRow(r) || !isMainChainRow(index, r) || index.byUuid.get(r.uuid as string) !== r) continue;
-    if (r.type === 'attachment' && r.subtype === 'fork_briefing') continue;
-    lastRow = r;
-    if (newestRow === undefined || (r.timestamp ?? '') > (newestRow.timestamp ?? '')) newestRow = r;
-  }
-  if (lastRow === undefined) return undefined;
-  if (checkpoint === null && checkpointExplicit && checkpointOrdinal > lastRow.ordinal) return undefined;
-
-  let candidate: RecordSummary = lastRow;
-  if (!hasLeafCheckpoint && newestRow !== undefined && newestRow !== lastRow) {
-    // Children written before their parents: prefer the newest descendant.
-    let best = lastRow;
-    const stack = [lastRow];
-    while (stack.length > 0) {
-      const r = stack.pop() as RecordSummary;
-      if ((r.timestamp ?? '') > (best.timestamp ?? '') && isMainChainRow(index, r)) best = r;
-      if (r.uuid !== undefined) for (const c of index.childrenOf(r.uuid)) if (c !== r) stack.push(c);
-      if (stack.length > index.records.length) break;
-    }
-    candidate = best;
-  }
-  if (typeof checkpoint === 'string') {
-    const pinned = index.byUuid.get(checkpoint);
-    if (pinned !== undefined && index.isChainRow(pinned) && !index.isAncestor(pinned, lastRow)) candidate = pinned;
-  }
-  // Walk up to the first user or assistant row: that is the leaf.
-  const seen = new Set<RecordSummary>();
-  let r: RecordSummary | undefined = candidate;
-  while (r !== undefined && !isMessage(r) && !seen.has(r)) {
-    seen.add(r);
-    r = index.parentOf(r);
-  }
-  return r !== undefined && isMessage(r) ? r : undefined;
-}
-
-interface Walk {
-  readonly chain: RecordSummary[];
-  readonly end: WalkEnd;
-  readonly bridged: Set<RecordSummary>;
-}
-
-function walk(
-  index: SessionIndex,
-  leaf: RecordSummary,
-  standIn: (r: RecordSummary, visited: Set<RecordSummary>) => RecordSummary | undefined,
-  repairBreaks: boolean,
-): Walk {
-  const chain: RecordSummary[] = [];
-  const visited = new Set<RecordSummary>();
-  const bridged = new Set<RecordSummary>();
-  let current: RecordSummary = leaf;
-  for (;;) {
-    chain.push(current);
-    visited.add(current);
-    let parentId = current.parentUuid;
-    if (parentId === null || parentId === undefined) {
-      const expected = expectedRoot(index, current);
-      if (repairBreaks && expected === undefined && parentId === null) {
-        const target = bridgeTarget(index, current);
-        if (target !== undefined && !visited.has(target)) {
-          current = target;
-          continue;
-        }
-      }
-      return { chain, end: { kind: 'root', at: current, expected }, bridged };
-    }
-    // Progress rows are not stored: a child of one hangs off its ancestor.
-    let hops = 0;
-    let parent = index.byUuid.get(parentId);
-    while (parent !== undefined && parent.type === 'progress' && parent.ordinal < current.ordinal && hops++ < 10_000) {
-      parentId = parent.parentUuid;
-      if (parentId === null || parentId === undefined) return { chain, end: { kind: 'root', at: current, expected: 'first-record' }, bridged };
-      parent = index.byUuid.get(parentId);
-    }
-    if (parent !== undefined && parent.type === 'progress') parent = undefined;
-    if (parent !== undefined && !index.isChainRow(parent)) parent = undefined;
-    if (parent !== undefined && !visited.has(parent)) {
-      current = parent;
-      continue;
-    }
-    const cycle = parent !== undefined;
-    const substitute = standIn(current, visited);
-    if (substitute !== undefined) {
-      bridged.add(current);
-      current = substitute;
-      continue;
-    }
-    if (repairBreaks && !cycle) {
-      const target = bridgeTarget(index, current);
-      if (target !== undefined && !visited.has(target)) {
-        current = target;
+function buildGraph(
+  rows: readonly RecordSummary[],
+  override: ((r: RecordSummary) => string | null | undefined) | undefined,
+): Graph {
+  const byUuid = new Map<string, RecordSummary>();
+  const lastPosition = new Map<string, number>();
+  const firstPosition = new Map<string, number>();
+  rows.forEach((r, i) => {
+    const uuid = r.uuid as string;
+    if (!firstPosition.has(uuid)) firstPosition.set(uuid, i);
+    byUuid.set(uuid, r);
+    lastPosition.set(uuid, i);
+  });
+  const relinked = new Map<string, string | undefined>();
+  const baseParent = (r: RecordSummary): string | undefined => {
+    const uuid = r.uuid as string;
+    if (relinked.has(uuid)) return relinked.get(uuid);
+    const overridden = override?.(r);
+    const p = overridden === undefined ? r.parentUuid : overridden;
+    return typeof p === 'string' && p !== '' ? p : undefined;
+  };
+  let throws = false;
+  // Partial compaction: every boundary with preserved info relinks, in map order.
+  const ordered = [...firstPosition.keys()].map((u) => byUuid.get(u) as RecordSummary);
+  for (const boundary of ordered) {
+    const info = boundary.preserved;
+    if (boundary.type !== 'system' || boundary.subtype !== 'compact_boundary' || info === undefined) continue;
+    if (info.kind === 'messages') {
+      if (info.uuids === undefined) {
+        throws = true;
         continue;
       }
+      if (info.uuids.length === 0 || info.uuids.some((u) => !byUuid.has(u))) continue;
+      let previous = info.anchorUuid;
+      for (const u of info.uuids) {
+        relinked.set(u, previous);
+        previous = u;
+      }
+      const first = info.uuids[0];
+      const last = info.uuids[info.uuids.length - 1];
+      for (const r of ordered) {
+        if (r.uuid !== first && info.anchorUuid !== undefined && baseParent(r) === info.anchorUuid) relinked.set(r.uuid as string, last);
+      }
+    } else {
+      const head = info.headUuid === undefined ? undefined : byUuid.get(info.headUuid);
+      if (head !== undefined) relinked.set(info.headUuid as string, info.anchorUuid);
+      for (const r of ordered) {
+        if (r.uuid !== info.headUuid && info.anchorUuid !== undefined && baseParent(r) === info.anchorUuid) {
+          relinked.set(r.uuid as string, info.tailUuid);
+        }
+      }
     }
-    return { chain, end: { kind: cycle ? 'cycle' : 'missing-parent', at: current }, bridged };
   }
+  return { rows, byUuid, lastPosition, firstPosition, parentOf: baseParent, throws };
+}
+
+function isLeafCandidate(r: RecordSummary): boolean {
+  return !r.isSidechain && !r.teamName && r.type !== 'progress' && !(r.type === 'attachment' && r.attachmentType === 'fork_briefing');
+}
+
+function chooseLeaf(graph: Graph): RecordSummary | undefined {
+  const mainParents = new Set<string>();
+  const allParents = new Set<string>();
+  for (const r of graph.byUuid.values()) {
+    const p = graph.parentOf(r);
+    if (p === undefined) continue;
+    allParents.add(p);
+    if (isLeafCandidate(r)) mainParents.add(p);
+  }
+  const position = (r: RecordSummary): number => graph.lastPosition.get(r.uuid as string) ?? -1;
+  const candidates = [...graph.byUuid.values()]
+    .filter((r) => isLeafCandidate(r) && !mainParents.has(r.uuid as string))
+    .sort((a, b) => position(b) - position(a));
+  const dead = new Set<string>();
+  for (const candidate of candidates) {
+    const path: string[] = [];
+    const seen = new Set<string>();
+    let current: RecordSummary | undefined = candidate;
+    while (current !== undefined && !dead.has(current.uuid as string) && !seen.has(current.uuid as string)) {
+      if (isMessage(current)) return current;
+      seen.add(current.uuid as string);
+      path.push(current.uuid as string);
+      const p = graph.parentOf(current);
+      current = p === undefined ? undefined : graph.byUuid.get(p);
+    }
+    for (const u of path) dead.add(u);
+  }
+  // Fallback: every terminal row, walked up to its nearest message.
+  const found: RecordSummary[] = [];
+  for (const terminal of graph.byUuid.values()) {
+    if (allParents.has(terminal.uuid as string)) continue;
+    const seen = new Set<string>();
+    let current: RecordSummary | undefined = terminal;
+    while (current !== undefined && !seen.has(current.uuid as string)) {
+      seen.add(current.uuid as string);
+      if (isMessage(current)) {
+        found.push(current);
+        break;
+      }
+      const p = graph.parentOf(current);
+      current = p === undefined ? undefined : graph.byUuid.get(p);
+    }
+  }
+  if (found.length === 0) return undefined;
+  const preferred = found.filter((r) => !r.isSidechain && !r.teamName && !r.isMeta);
+  const pool = preferred.length > 0 ? preferred : found;
+  return pool.reduce((best, r) => (position(r) > position(best) ? r : best));
+}
+
+interface Chain {
+  readonly rows: RecordSummary[];
+  readonly end: WalkEnd;
+}
+
+function walkChain(graph: Graph, leaf: RecordSummary): Chain {
+  const rows: RecordSummary[] = [];
+  const seen = new Set<string>();
+  let current = graph.byUuid.get(leaf.uuid as string) as RecordSummary;
+  for (;;) {
+    rows.push(current);
+    seen.add(current.uuid as string);
+    const p = graph.parentOf(current);
+    if (p === undefined) return { rows: rows.reverse(), end: { kind: 'root', at: current } };
+    const parent = graph.byUuid.get(p);
+    if (parent === undefined) return { rows: rows.reverse(), end: { kind: 'missing-parent', at: current } };
+    if (seen.has(p)) return { rows: rows.reverse(), end: { kind: 'cycle', at: current } };
+    current = parent;
+  }
+}
+
+function sameSide(a: RecordSummary, b: RecordSummary): boolean {
+  return a.isSidechain === b.isSidechain && a.agentId === b.agentId;
+}
+
+/**
+ * Puts back the rows of each assistant API response on the chain that the
+ * walk did not pass through (one row per content block), with the tool
+ * results that answer them, sorted by timestamp after the response's last
+ * chain row.
+ */
+function recoverSiblings(graph: Graph, chain: readonly RecordSummary[]): RecordSummary[] {
+  const assistants = chain.filter((r) => r.type === 'assistant');
+  if (assistants.length === 0) return [...chain];
+  const onChain = new Set(chain.map((r) => r.uuid as string));
+  const chainRowById = new Map<string, RecordSummary>();
+  for (const a of assistants) if (a.messageId !== undefined) chainRowById.set(a.messageId, a);
+  const byMessageId = new Map<string, RecordSummary[]>();
+  const toolOwner = new Map<string, RecordSummary | null>();
+  const results: RecordSummary[] = [];
+  for (const r of graph.byUuid.values()) {
+    const id = r.type === 'assistant' ? r.messageId : undefined;
+    if (id !== undefined) {
+      const list = byMessageId.get(id);
+      if (list === undefined) byMessageId.set(id, [r]);
+      else list.push(r);
+      for (const t of r.toolUseIds) {
+        const owner = toolOwner.get(t);
+        toolOwner.set(t, owner === undefined || (owner !== null && owner.messageId === id) ? r : null);
+      }
+    } else if (r.type === 'user' && graph.parentOf(r) !== undefined && r.toolResultIds.length > 0) {
+      results.push(r);
+    }
+  }
+  const attached = new Map<string, RecordSummary[]>();
+  const pairs = new Set<string>();
+  const attach = (key: string, r: RecordSummary): void => {
+    const pair = `${key}\n${r.uuid as string}`;
+    if (pairs.has(pair)) return;
+    pairs.add(pair);
+    const list = attached.get(key);
+    if (list === undefined) attached.set(key, [r]);
+    else list.push(r);
+  };
+  for (const r of results) {
+    const parent = graph.parentOf(r) as string;
+    attach(parent, r);
+    const sourceId = r.sourceToolAssistantUuid;
+    const source = sourceId !== undefined && sourceId !== parent ? graph.byUuid.get(sourceId) : undefined;
+    if (source !== undefined && sameSide(r, source)) attach(source.uuid as string, r);
+    for (const t of r.toolResultIds) {
+      const owner = toolOwner.get(t);
+      if (owner !== undefined && owner !== null && sameSide(r, owner)) attach(owner.uuid as string, r);
+    }
+  }
+  const answered = new Set<string>();
+  for (const r of chain) for (const t of r.toolResultIds) answered.add(t);
+  const byTimestamp = (a: RecordSummary, b: RecordSummary): number => (a.timestamp ?? '').localeCompare(b.timestamp ?? '');
+  const firstPos = (r: RecordSummary): number => graph.firstPosition.get(r.uuid as string) ?? Number.MAX_SAFE_INTEGER;
+  const done = new Set<string>();
+  const inserts = new Map<string, RecordSummary[]>();
+  for (const a of assistants) {
+    const id = a.messageId;
+    if (id === undefined || done.has(id)) continue;
+    done.add(id);
+    const siblings = byMessageId.get(id) ?? [a];
+    const siblingIds = new Set(siblings.map((s) => s.uuid as string));
+    const offChain = siblings.filter((s) => !onChain.has(s.uuid as string));
+    const direct: RecordSummary[] = [];
+    const indirect: RecordSummary[] = [];
+    const seen = new Set<string>();
+    for (const s of siblings) {
+      for (const r of attached.get(s.uuid as string) ?? []) {
+        if (onChain.has(r.uuid as string) || seen.has(r.uuid as string)) continue;
+        seen.add(r.uuid as string);
+        (siblingIds.has(graph.parentOf(r) as string) ? direct : indirect).push(r);
+      }
+    }
+    if (indirect.length > 0) {
+      const covered = new Set(answered);
+      for (const r of direct) for (const t of r.toolResultIds) covered.add(t);
+      indirect.sort((x, y) => firstPos(x) - firstPos(y));
+      for (const r of indirect) {
+        const useful = r.toolResultIds.some((t) => {
+          const owner = toolOwner.get(t);
+          return !covered.has(t) && owner !== undefined && owner !== null && siblingIds.has(owner.uuid as string);
+        });
+        if (!useful) continue;
+        for (const t of r.toolResultIds) covered.add(t);
+        direct.push(r);
+      }
+    }
+    if (offChain.length === 0 && direct.length === 0) continue;
+    offChain.sort(byTimestamp);
+    direct.sort(byTimestamp);
+    const added = [...offChain, ...direct];
+    for (const r of added) onChain.add(r.uuid as string);
+    inserts.set(chainRowById.get(id)?.uuid as string, added);
+  }
+  if (inserts.size === 0) return [...chain];
+  const out: RecordSummary[] = [];
+  for (const r of chain) {
+    out.push(r);
+    const added = inserts.get(r.uuid as string);
+    if (added !== undefined) out.push(...added);
+  }
+  return out;
+}
+
+function isReturned(r: RecordSummary): boolean {
+  if (!isMessage(r) || r.quietReply || r.isSidechain || r.teamName) return false;
+  return !(r.isMeta && !VISIBLE_META_ORIGINS.has(r.originKind ?? ''));
+}
+
+interface Reading {
+  readonly leaf: RecordSummary | undefined;
+  readonly chain: RecordSummary[];
+  readonly messages: RecordSummary[];
+  readonly end: WalkEnd;
+}
+
+function read(graph: Graph): Reading {
+  const empty: Reading = { leaf: undefined, chain: [], messages: [], end: { kind: 'empty' } };
+  if (graph.throws) return empty;
+  const leaf = chooseLeaf(graph);
+  if (leaf === undefined) return empty;
+  const walked = walkChain(graph, leaf);
+  const chain = recoverSiblings(graph, walked.rows);
+  return { leaf, chain, messages: chain.filter(isReturned), end: walked.end };
 }
 
 function buildModel(index: SessionIndex): ResumeModel {
-  const byTime = timeOrder(index);
-  const times = byTime.map((r) => r.time);
-  const upperBound = (t: number): number => {
-    let lo = 0;
-    let hi = times.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((times[mid] as number) <= t) lo = mid + 1;
-      else hi = mid;
+  const actual = read(buildGraph(readerRows(index, false), undefined));
+  // The intended conversation: damaged lines recovered, and every link that
+  // cuts history pointed at the record a correct repair would choose.
+  const repairedParent = (r: RecordSummary): string | null | undefined => {
+    if (typeof r.parentUuid === 'string' && !index.byUuid.has(r.parentUuid) && index.externalParent(r.parentUuid) === undefined) {
+      return bridgeTarget(index, r)?.uuid;
     }
-    return lo;
-  };
-  const standIn = (r: RecordSummary, visited: ReadonlySet<RecordSummary>): RecordSummary | undefined => {
-    if (Number.isNaN(r.time)) return undefined;
-    for (let i = upperBound(r.time) - 1; i >= 0; i--) {
-      const c = byTime[i] as RecordSummary;
-      if (r.time - c.time > TIMESTAMP_BRIDGE_MS) break;
-      if (c === r || visited.has(c) || c.isSidechain !== r.isSidechain) continue;
-      return c;
+    if (r.parentUuid === null && isMainChainRow(index, r) && expectedRoot(index, r) === undefined) {
+      return bridgeTarget(index, r)?.uuid ?? null;
     }
     return undefined;
   };
-
-  const leaf = isAgentFile(index) ? undefined : chooseLeaf(index);
-  const empty: Walk = { chain: [], end: { kind: 'empty' }, bridged: new Set() };
-  const actual = leaf === undefined ? empty : walk(index, leaf, standIn, false);
-  const intended = leaf === undefined ? empty : walk(index, leaf, standIn, true);
+  const intended = read(buildGraph(readerRows(index, true), repairedParent));
+  const loaded = actual.messages.length;
+  const total = Math.max(loaded, intended.messages.length);
   const chainSet = new Set(actual.chain);
-  const messages = toMessages(actual.chain);
-  const intendedMessages = toMessages(intended.chain);
-  const loaded = messages.length;
-  const total = Math.max(intendedMessages.length, loaded);
+  const standIn = makeStandIn(index);
   return {
-    leaf,
-    chain: [...actual.chain].reverse(),
-    messages,
-    intendedMessages,
+    leaf: actual.leaf,
+    chain: actual.chain,
+    messages: actual.messages,
+    intendedMessages: intended.messages,
     end: actual.end,
     loaded,
     total,
     fidelity: total === 0 ? 1 : loaded / total,
-    bridged: (r) => actual.bridged.has(r),
     onChain: (r) => chainSet.has(r),
-    standIn: (r) => standIn(r, new Set([r])),
+    standIn,
   };
 }
 
-/** Root-first messages from a leaf-first chain. */
-function toMessages(chainLeafFirst: readonly RecordSummary[]): RecordSummary[] {
-  const out: RecordSummary[] = [];
-  for (let i = chainLeafFirst.length - 1; i >= 0; i--) {
-    const r = chainLeafFirst[i] as RecordSummary;
-    if (isMessage(r) && !isCompactBoundary(r)) out.push(r);
-  }
-  return out;
+/**
+ * Claude Code's interactive loader: for a row whose parent is missing, the
+ * latest row on the same side (sidechain or not), not a file snapshot, at
+ * most 5,000 ms older than it (format.md §6.2 step 3).
+ */
+function makeStandIn(index: SessionIndex): (r: RecordSummary) => RecordSummary | undefined {
+  let byTime: RecordSummary[] | undefined;
+  return (r) => {
+    if (Number.isNaN(r.time)) return undefined;
+    if (byTime === undefined) {
+      byTime = [];
+      for (const c of index.effectiveRecords()) {
+        if (index.isChainRow(c) && !isFileSnapshotRow(c) && !Number.isNaN(c.time)) byTime.push(c);
+      }
+      byTime.sort((a, b) => a.time - b.time || a.ordinal - b.ordinal);
+    }
+    let lo = 0;
+    let hi = byTime.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((byTime[mid] as RecordSummary).time <= r.time) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo - 1; i >= 0; i--) {
+      const c = byTime[i] as RecordSummary;
+      if (r.time - c.time > TIMESTAMP_BRIDGE_MS) break;
+      if (c !== r && c.isSidechain === r.isSidechain && !index.isAncestor(r, c)) return c;
+    }
+    return undefined;
+  };
 }

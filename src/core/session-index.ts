@@ -51,6 +51,12 @@ export type ExternalParent =
 export interface LineStats extends ReadStats {
   readonly blankLines: number;
   readonly crlfLines: number;
+  /**
+   * The last compact boundary without preserved info that the SDK reader's
+   * pre-compaction skip recognises (0 when none); for files over 5 MiB it
+   * drops every line before it.
+   */
+  readonly lastSkipBoundaryLine: number;
 }
 
 export class SessionIndex {
@@ -110,6 +116,7 @@ export class SessionIndex {
     let lengths = new Float64Array(1024);
     let blankLines = 0;
     let crlfLines = 0;
+    let lastSkipBoundaryLine = 0;
 
     const stats = scanLines(openSource(), (raw) => {
       if (raw.line >= offsets.length) {
@@ -134,14 +141,36 @@ export class SessionIndex {
           offset: raw.offset,
           byteLength: raw.byteLength,
           reason: parsed.invalid,
-          recoveredRecords: parsed.recovered ? parsed.records.length : 0,
+          recoveredRecords: parsed.recovered !== undefined ? parsed.records.length : 0,
           terminated: raw.terminated,
         });
       }
-      const recovery = parsed.recovered ? (parsed.invalid === 'nul' ? 'nul-stripped' : 'glued-split') : undefined;
+      const recovery =
+        parsed.recovered === 'leading'
+          ? 'nul-leading'
+          : parsed.recovered === 'strip'
+            ? 'nul-stripped'
+            : parsed.recovered === 'split'
+              ? 'glued-split'
+              : undefined;
       for (const obj of parsed.records) {
         const summary = summarize(obj, raw.line, records.length, recovery, intern);
         records.push(summary);
+        if (summary.type === 'system' && summary.subtype === 'compact_boundary' && summary.preserved === undefined) {
+          // The SDK reader's > 5 MiB pre-compaction skip only sees a boundary
+          // whose marker starts within the line's first 256 bytes, and a
+          // line across a 1 MiB border only when it starts like a system row.
+          const MiB = 1024 * 1024;
+          const end = raw.offset + raw.byteLength;
+          const straddles = Math.floor(raw.offset / MiB) !== Math.floor(end / MiB);
+          const text = raw.text ?? '';
+          const visible =
+            raw.terminated &&
+            (straddles
+              ? (Math.floor(raw.offset / MiB) + 1) * MiB - raw.offset >= 30 && text.startsWith('{"type":"system"')
+              : Buffer.byteLength(text.slice(0, Math.max(0, text.indexOf('"compact_boundary"')))) < 256);
+          if (visible) lastSkipBoundaryLine = raw.line;
+        }
         if (summary.uuid !== undefined) {
           const previous = byUuid.get(summary.uuid);
           if (previous !== undefined) {
@@ -168,7 +197,7 @@ export class SessionIndex {
       file,
       records,
       invalidLines,
-      stats: { ...stats, blankLines, crlfLines },
+      stats: { ...stats, blankLines, crlfLines, lastSkipBoundaryLine },
       byUuid,
       duplicates: duplicates ?? new Map(),
       lineOffsets: offsets,

@@ -1,0 +1,116 @@
+/**
+ * `cclint check [paths…]`: lint transcripts and report. Never writes.
+ */
+import { Command, Option } from 'commander';
+import { discover } from '../core/discovery.js';
+import { lintGroup, ProjectRegistry } from '../core/linter.js';
+import type { FileResult } from '../core/types.js';
+import { countBySeverity } from '../core/types.js';
+import { FORMATTERS, formatterNames } from '../formatters/index.js';
+import type { Io } from '../io.js';
+import { useColor } from '../io.js';
+import { RULES } from '../rules/index.js';
+import { VERSION } from '../version.js';
+import { collect, lintOptions, parseNonNegativeInt, progressLine, resolveInputs } from './shared.js';
+
+export interface CheckOptions {
+  readonly format: keyof typeof FORMATTERS;
+  readonly rule: string[];
+  readonly config?: string | undefined;
+  readonly quiet?: boolean | undefined;
+  readonly maxWarnings?: number | undefined;
+  readonly color?: boolean | undefined;
+}
+
+export interface CheckRun {
+  readonly results: FileResult[];
+  /** Paths named on the command line that could not be read at all. */
+  readonly unreadableExplicit: boolean;
+}
+
+/** Discovers, lints and collects results; reports read problems on stderr. */
+export function runCheck(paths: readonly string[], options: Pick<CheckOptions, 'config' | 'rule'>, io: Io): CheckRun {
+  const lint = lintOptions(io, options.config, options.rule);
+  const { inputs } = resolveInputs(paths, io);
+  const discovery = discover(inputs, io.cwd);
+  let unreadableExplicit = false;
+  for (const problem of discovery.problems) {
+    io.stderr.write(`cclint: ${problem.message}\n`);
+    if (problem.explicit) unreadableExplicit = true;
+  }
+  const registry = new ProjectRegistry(discovery.projectFiles);
+  const progress = progressLine(io);
+  const results: FileResult[] = [];
+  const total = discovery.groups.length;
+  discovery.groups.forEach((group, i) => {
+    progress.update(`cclint: checking session ${i + 1} of ${total.toLocaleString('en-US')}…`);
+    const outcome = lintGroup(group, lint, registry);
+    for (const failure of outcome.failures) {
+      io.stderr.write(`cclint: ${failure.message}\n`);
+      if (paths.some((p) => failure.path.endsWith(p) || p.endsWith(failure.path))) unreadableExplicit = true;
+    }
+    results.push(...outcome.results);
+  });
+  progress.done();
+  results.sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0));
+  return { results, unreadableExplicit };
+}
+
+/** 0 clean, 1 errors or too many warnings, 2 when a named path could not be read. */
+export function checkExitCode(run: CheckRun, maxWarnings: number | undefined): number {
+  if (run.unreadableExplicit) return 2;
+  const { errorCount, warningCount } = countBySeverity(run.results.flatMap((r) => r.findings));
+  if (errorCount > 0) return 1;
+  if (maxWarnings !== undefined && warningCount > maxWarnings) return 1;
+  return 0;
+}
+
+/** `--quiet` shows errors only; the exit code still counts everything. */
+function quietResults(results: readonly FileResult[]): FileResult[] {
+  return results.map((r) => {
+    const findings = r.findings.filter((f) => f.severity === 'error');
+    return { ...r, findings, ...countBySeverity(findings) };
+  });
+}
+
+export function checkCommand(io: Io, setExit: (code: number) => void): Command {
+  return new Command('check')
+    .description('lint transcripts and report what each break costs on resume; never writes anything')
+    .argument('[paths...]', 'session files, project folders or a projects root (default: the local Claude Code projects folder)')
+    .addOption(new Option('-f, --format <name>', 'output format').choices(formatterNames).default('stylish'))
+    .option('--rule <id[=severity]>', 'run only this rule (repeatable); with =severity also set its level', collect, [])
+    .option('-c, --config <file>', 'use this config file instead of ./.cclintrc.json')
+    .option('-q, --quiet', 'report errors only (the exit code still counts warnings for --max-warnings)')
+    .option('--max-warnings <n>', 'exit 1 when there are more than n warnings', parseNonNegativeInt)
+    .option('--no-color', 'no colour, even on a terminal (NO_COLOR is honoured too)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  cclint check                                  every session under ~/.claude/projects
+  cclint check ~/.claude/projects/-home-me-app  one project folder
+  cclint check --format json session.jsonl      machine-readable, with resume fidelity and score
+  cclint check --rule phantom-parent --quiet    one rule, errors only
+  cclint check --format sarif > cclint.sarif    for GitHub code scanning
+
+Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 cclint could not do its job.`,
+    )
+    .action((paths: string[], options: CheckOptions) => {
+      const run = runCheck(paths, options, io);
+      const shown = options.quiet === true ? quietResults(run.results) : run.results;
+      const { warningCount } = countBySeverity(run.results.flatMap((r) => r.findings));
+      const formatter = FORMATTERS[options.format];
+      const output = formatter(shown, {
+        cwd: io.cwd,
+        color: useColor(io.stdout, io.env, options.color),
+        rulesMeta: new Map(RULES.map((r) => [r.meta.id, r.meta])),
+        version: VERSION,
+        maxWarningsExceeded:
+          options.maxWarnings !== undefined && warningCount > options.maxWarnings
+            ? { maxWarnings: options.maxWarnings, foundWarnings: warningCount }
+            : undefined,
+      });
+      io.stdout.write(output);
+      setExit(checkExitCode(run, options.maxWarnings));
+    });
+}

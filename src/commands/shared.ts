@@ -1,0 +1,60 @@
+/**
+ * Option parsing and input resolution shared by the commands that read
+ * transcripts (check, fix, sessions, tree, show).
+ */
+import fs from 'node:fs';
+import { InvalidArgumentError } from 'commander';
+import { applyRuleFlags, loadConfig } from '../core/config.js';
+import { defaultProjectsRoot } from '../core/discovery.js';
+import { PathError } from '../core/errors.js';
+import type { LintOptions } from '../core/linter.js';
+import type { Io } from '../io.js';
+import { RULES, RULES_BY_ID } from '../rules/index.js';
+
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+export function parseNonNegativeInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number of 0 or more');
+  return n;
+}
+
+/** The paths to read: those given, else the local Claude Code projects root. */
+export function resolveInputs(paths: readonly string[], io: Io): { inputs: string[]; usingDefault: boolean } {
+  if (paths.length > 0) return { inputs: [...paths], usingDefault: false };
+  const root = defaultProjectsRoot(io.env);
+  if (!fs.existsSync(root)) {
+    throw new PathError(
+      `no Claude Code projects folder at ${root}; pass a path, or set CLAUDE_CONFIG_DIR to your Claude Code config folder`,
+    );
+  }
+  return { inputs: [root], usingDefault: true };
+}
+
+export function lintOptions(io: Io, configPath: string | undefined, ruleFlags: readonly string[]): LintOptions {
+  const known = new Set(RULES_BY_ID.keys());
+  const config = applyRuleFlags(loadConfig(configPath, io.cwd, known), ruleFlags, known);
+  return { rules: RULES, severities: config.rules, only: config.only };
+}
+
+/** Updates one status line on a terminal's stderr, at most a few times a second. */
+export function progressLine(io: Io): { update(text: string): void; done(): void } {
+  if (!io.stderr.isTTY) return { update: () => undefined, done: () => undefined };
+  let last = 0;
+  let shown = false;
+  return {
+    update(text) {
+      const now = Date.now();
+      if (now - last < 200) return;
+      last = now;
+      shown = true;
+      const width = Math.max(20, (io.stderr.columns ?? 80) - 1);
+      io.stderr.write(`\r\u001b[2K${text.slice(0, width)}`);
+    },
+    done() {
+      if (shown) io.stderr.write('\r\u001b[2K');
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * Builds a fresh commander program for one run. A factory, not a singleton,
+ * so every test gets its own program with captured output; commander's own
+ * errors are turned into exit code 2 (bad usage) instead of exiting.
+ */
+import { Command, CommanderError } from 'commander';
+import { CclintError, UsageError } from './core/errors.js';
+import type { Io } from './io.js';
+import { checkCommand } from './commands/check.js';
+import { explainCommand, rulesCommand } from './commands/rules.js';
+import { VERSION } from './version.js';
+
+export function createProgram(io: Io, setExit: (code: number) => void): Command {
+  const program = new Command('cclint')
+    .description('Lint and repair Claude Code session transcripts, so that `claude --resume` brings back the whole conversation.')
+    .version(VERSION, '-v, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    })
+    .exitOverride()
+    .addHelpText(
+      'after',
+      `
+Transcripts live in ~/.claude/projects/<project>/<session>.jsonl ($CLAUDE_CONFIG_DIR/projects if set).
+cclint reads them and never writes unless you run \`cclint fix\`.
+
+Start with:
+  cclint check                  lint every session and see what resume would lose
+  cclint explain phantom-parent what a rule finds and how it is fixed`,
+    );
+  for (const command of [checkCommand(io, setExit), rulesCommand(io), explainCommand(io)]) {
+    program.addCommand(command.exitOverride().configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    }));
+  }
+  return program;
+}
+
+/**
+ * Runs one command line and returns its exit code. Never calls
+ * `process.exit`; only `src/cli.ts` turns the code into the process's.
+ */
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+  let exitCode = 0;
+  const program = createProgram(io, (code) => {
+    exitCode = code;
+  });
+  try {
+    if (argv.length === 0) {
+      program.outputHelp({ error: true });
+      return 2;
+    }
+    await program.parseAsync([...argv], { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version "fail" with exit code 0.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof CclintError) {
+      io.stderr.write(`cclint: ${error.message}\n`);
+      return error.exitCode;
+    }
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    io.stderr.write(
+      `cclint: internal error (cclint ${VERSION}, Node ${process.version}); please report it with this output:\n${detail.replaceAll(io.env.HOME ?? '\u0000', '~')}\n`,
+    );
+    return 2;
+  }
+}
+
+export { UsageError };
