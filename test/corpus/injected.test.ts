@@ -1,0 +1,41 @@
+/**
+ * Detection accuracy on injected corruptions: every real main session of the
+ * corpus gets one corruption of each kind, and the linter must report the
+ * right rule on the right line for at least 95% of the cases of each kind
+ * (the bar the held-out evaluation sets), with no error on the originals.
+ */
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { lintIndex, linkGroup } from '../../src/core/linter.js';
+import { RULES } from '../../src/rules/index.js';
+import { CORRUPTION_KINDS, inject } from '../support/corrupt.js';
+import { corpusFiles, indexText, isRealUnaltered } from '../support/corpus.js';
+
+const mains = corpusFiles().filter(
+  (f) => isRealUnaltered(f.kind) && !f.relative.includes('/subagents/') && !/agent-[^/]*\.jsonl$/.test(f.relative),
+);
+
+describe('injected corruptions', () => {
+  for (const kind of CORRUPTION_KINDS) {
+    it(`finds ${kind} on the injected record`, () => {
+      const misses: string[] = [];
+      let cases = 0;
+      for (const f of mains) {
+        const original = fs.readFileSync(f.absolute, 'utf8');
+        const injected = inject(original, kind, f.relative);
+        if (injected === undefined) continue;
+        cases++;
+        const index = indexText(injected.text, { folder: injected.folder ?? '-home-u-proj' });
+        linkGroup([index], undefined);
+        const findings = lintIndex(index, { rules: RULES, severities: new Map() });
+        const hit = findings.some((x) => x.ruleId === injected.ruleId && x.line === injected.line);
+        if (!hit) {
+          misses.push(`${f.relative}:${injected.line} ${findings.map((x) => `${x.ruleId}@${x.line}`).join(',')}`);
+        }
+      }
+      expect(cases).toBeGreaterThanOrEqual(5);
+      const rate = (cases - misses.length) / cases;
+      expect(rate, `${kind}: ${cases - misses.length}/${cases}\n${misses.join('\n')}`).toBeGreaterThanOrEqual(0.95);
+    });
+  }
+});
