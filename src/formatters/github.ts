@@ -1,0 +1,46 @@
+/**
+ * `--format github`: GitHub Actions workflow commands, one annotation per
+ * finding, folded per file. GitHub caps the annotations a step shows, so the
+ * output always ends with a plain summary line as well.
+ */
+import type { FileResult, Severity } from '../core/types.js';
+import type { FormatContext, Formatter } from './types.js';
+import { countOf, problemsPhrase, totalsOf } from './summary.js';
+
+const COMMAND: Readonly<Record<Severity, 'error' | 'warning' | 'notice'>> = {
+  error: 'error',
+  warning: 'warning',
+  info: 'notice',
+};
+
+/** Escapes a command's message: `%`, CR and LF (`%` first, so escapes are not re-escaped). */
+export function escapeData(text: string): string {
+  return text.replace(/%/gu, '%25').replace(/\r/gu, '%0D').replace(/\n/gu, '%0A');
+}
+
+/** Escapes a property value: as {@link escapeData}, plus `:` and `,`. */
+export function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/gu, '%3A').replace(/,/gu, '%2C');
+}
+
+export const github: Formatter = (results: readonly FileResult[], context: FormatContext): string => {
+  const lines: string[] = [];
+  for (const result of results) {
+    if (result.findings.length === 0) continue;
+    lines.push(`::group::${escapeData(result.filePath)}`);
+    const file = escapeProperty(result.filePath);
+    for (const f of result.findings) {
+      const title = escapeProperty(`cclint(${f.ruleId})`);
+      lines.push(`::${COMMAND[f.severity]} file=${file},line=${f.line},title=${title}::${escapeData(f.message)}`);
+    }
+    lines.push('::endgroup::');
+  }
+  const totals = totalsOf(results);
+  lines.push(`cclint: ${problemsPhrase(totals)} in ${countOf(totals.files, 'file')}`);
+  if (context.maxWarningsExceeded !== undefined) {
+    lines.push(
+      `cclint found too many warnings (maximum: ${context.maxWarningsExceeded.maxWarnings.toLocaleString('en-US')}).`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+};

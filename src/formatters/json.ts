@@ -1,0 +1,85 @@
+/**
+ * `--format json`, schema version 1 as fixed in spec/cli.md. Field names and
+ * meanings are a contract: fields may be added, none may change meaning.
+ * Fixes are described (title, applicability), never computed: building their
+ * edits would re-read the file, which a formatter must not do.
+ */
+import type { Applicability, FileResult, Finding, ResumeSummary, Severity } from '../core/types.js';
+import type { FormatContext, Formatter } from './types.js';
+import { totalsOf } from './summary.js';
+
+/** One finding in the JSON report. `messageId` is an addition to the spec's fields. */
+export interface JsonMessage {
+  readonly ruleId: string;
+  readonly messageId: string;
+  readonly severity: Severity;
+  readonly line: number;
+  /** Absent when the finding is not about a record with a uuid. */
+  readonly uuid?: string;
+  readonly message: string;
+  readonly fix?: { readonly title: string; readonly applicability: Applicability };
+}
+
+export interface JsonFileResult {
+  readonly filePath: string;
+  /** `null` when the file names no session (the spec shows a string; the key is always present). */
+  readonly sessionId: string | null;
+  readonly errorCount: number;
+  readonly warningCount: number;
+  readonly infoCount: number;
+  readonly resume?: ResumeSummary;
+  readonly score?: number;
+  readonly messages: readonly JsonMessage[];
+}
+
+export interface JsonReport {
+  readonly version: 1;
+  readonly results: readonly JsonFileResult[];
+  readonly summary: {
+    readonly files: number;
+    readonly errorCount: number;
+    readonly warningCount: number;
+    readonly infoCount: number;
+  };
+}
+
+function messageOf(f: Finding): JsonMessage {
+  return {
+    ruleId: f.ruleId,
+    messageId: f.messageId,
+    severity: f.severity,
+    line: f.line,
+    ...(f.uuid === undefined ? {} : { uuid: f.uuid }),
+    message: f.message,
+    ...(f.fix === undefined ? {} : { fix: { title: f.fix.title, applicability: f.fix.applicability } }),
+  };
+}
+
+function fileOf(r: FileResult): JsonFileResult {
+  return {
+    filePath: r.filePath,
+    sessionId: r.sessionId ?? null,
+    errorCount: r.errorCount,
+    warningCount: r.warningCount,
+    infoCount: r.infoCount,
+    ...(r.resume === undefined
+      ? {}
+      : { resume: { loaded: r.resume.loaded, total: r.resume.total, fidelity: r.resume.fidelity } }),
+    ...(r.score === undefined ? {} : { score: r.score }),
+    messages: r.findings.map(messageOf),
+  };
+}
+
+/** The report as data; {@link json} is this, pretty-printed. */
+export function jsonReport(results: readonly FileResult[]): JsonReport {
+  const t = totalsOf(results);
+  return {
+    version: 1,
+    results: results.map(fileOf),
+    summary: { files: t.files, errorCount: t.errorCount, warningCount: t.warningCount, infoCount: t.infoCount },
+  };
+}
+
+/** Pretty-printed with two spaces, ending with a newline. */
+export const json: Formatter = (results: readonly FileResult[], _context: FormatContext): string =>
+  `${JSON.stringify(jsonReport(results), null, 2)}\n`;

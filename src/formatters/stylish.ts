@@ -1,0 +1,113 @@
+/**
+ * The default, human-facing report, laid out like ESLint's `stylish`: an
+ * underlined path per file with findings, one aligned row per finding, what
+ * resume loses from the file, then a summary with the fixable counts.
+ */
+import { styleText } from 'node:util';
+import type { FileResult, Finding, ResumeSummary, Severity } from '../core/types.js';
+import type { FormatContext, Formatter } from './types.js';
+import { countOf, problemsPhrase, totalsOf } from './summary.js';
+
+type Style = 'red' | 'yellow' | 'blue' | 'green' | 'dim' | 'bold' | 'underline';
+
+/** Styles text when colour is allowed; otherwise returns it untouched, so no escape code ever leaks. */
+type Paint = (style: Style, text: string) => string;
+
+function painter(color: boolean): Paint {
+  // validateStream: false keeps the formatter pure; the caller already decided about the TTY.
+  return color ? (style, text) => styleText(style, text, { validateStream: false }) : (_style, text) => text;
+}
+
+const SEVERITY_STYLE: Readonly<Record<Severity, Style>> = { error: 'red', warning: 'yellow', info: 'blue' };
+
+/** ESLint drops a trailing period from messages; so do we. */
+function stripPeriod(message: string): string {
+  return message.replace(/([^ .])\.$/u, '$1');
+}
+
+/** Rounded down to one decimal, so a file that loses anything never reads as 100%. */
+function percent(resume: ResumeSummary): string {
+  const permille = resume.total > 0 ? Math.floor((resume.loaded * 1000) / resume.total) : Math.floor(resume.fidelity * 1000);
+  return `${(permille / 10).toFixed(1)}%`;
+}
+
+function resumeLine(result: FileResult): string | undefined {
+  const resume = result.resume;
+  if (resume === undefined || resume.fidelity >= 1) return undefined;
+  const score = result.score === undefined ? '' : ` · score ${result.score.toFixed(2)}`;
+  return (
+    `  resume loads ${resume.loaded.toLocaleString('en-US')} of ${resume.total.toLocaleString('en-US')} messages ` +
+    `(${percent(resume)})${score}`
+  );
+}
+
+function fileBlock(result: FileResult, paint: Paint): string[] {
+  const rows = result.findings.map((f: Finding) => ({
+    line: String(f.line),
+    severity: f.severity,
+    message: stripPeriod(f.message),
+    ruleId: f.ruleId,
+    uuid: f.uuid === undefined ? undefined : f.uuid.slice(0, 8),
+  }));
+  const width = (pick: (r: (typeof rows)[number]) => string): number =>
+    rows.reduce((max, r) => Math.max(max, pick(r).length), 0);
+  const lineWidth = width((r) => r.line);
+  const severityWidth = width((r) => r.severity);
+  const messageWidth = width((r) => r.message);
+  const ruleWidth = width((r) => r.ruleId);
+
+  const out = [paint('underline', result.filePath)];
+  for (const r of rows) {
+    let row =
+      `  ${paint('dim', r.line.padStart(lineWidth))}` +
+      `  ${paint(SEVERITY_STYLE[r.severity], r.severity)}${' '.repeat(severityWidth - r.severity.length)}` +
+      `  ${r.message.padEnd(messageWidth)}`;
+    row +=
+      r.uuid === undefined
+        ? `  ${paint('dim', r.ruleId)}`
+        : `  ${paint('dim', r.ruleId)}${' '.repeat(ruleWidth - r.ruleId.length)}  ${paint('dim', r.uuid)}`;
+    out.push(row);
+  }
+  const resume = resumeLine(result);
+  if (resume !== undefined) out.push(paint('dim', resume));
+  return out;
+}
+
+/** `2 fixable with `cclint fix` (1 more with `cclint fix --unsafe`)`; display-only fixes are never counted. */
+function fixableLine(results: readonly FileResult[]): string | undefined {
+  let safe = 0;
+  let unsafe = 0;
+  for (const r of results) {
+    for (const f of r.findings) {
+      if (f.fix?.applicability === 'safe') safe++;
+      else if (f.fix?.applicability === 'unsafe') unsafe++;
+    }
+  }
+  if (safe === 0 && unsafe === 0) return undefined;
+  if (safe === 0) return `  ${unsafe.toLocaleString('en-US')} fixable with \`cclint fix --unsafe\``;
+  const more = unsafe === 0 ? '' : ` (${unsafe.toLocaleString('en-US')} more with \`cclint fix --unsafe\`)`;
+  return `  ${safe.toLocaleString('en-US')} fixable with \`cclint fix\`${more}`;
+}
+
+/** ESLint's `stylish` for transcripts. Ends with a newline. */
+export const stylish: Formatter = (results: readonly FileResult[], context: FormatContext): string => {
+  const paint = painter(context.color);
+  const blocks = results.filter((r) => r.findings.length > 0).map((r) => fileBlock(r, paint).join('\n'));
+  const totals = totalsOf(results);
+  const summary: string[] = [];
+  if (totals.problems === 0) {
+    summary.push(paint('green', `✔ No problems in ${countOf(totals.files, 'file')}`));
+  } else {
+    const style: Style = totals.errorCount > 0 ? 'red' : totals.warningCount > 0 ? 'yellow' : 'blue';
+    summary.push(paint('bold', paint(style, `✖ ${problemsPhrase(totals)}`)));
+    const fixable = fixableLine(results);
+    if (fixable !== undefined) summary.push(fixable);
+  }
+  blocks.push(summary.join('\n'));
+  if (context.maxWarningsExceeded !== undefined) {
+    blocks.push(
+      paint('red', `cclint found too many warnings (maximum: ${context.maxWarningsExceeded.maxWarnings.toLocaleString('en-US')}).`),
+    );
+  }
+  return `${blocks.join('\n\n')}\n`;
+};
