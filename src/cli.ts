@@ -3,14 +3,18 @@
  * The executable. The only place that sets the process's exit code; every
  * other module returns codes or throws typed errors.
  */
+import { handleSigint } from './interrupt.js';
 import { main } from './program.js';
 import { processIo } from './io.js';
 
 process.on('SIGINT', () => {
-  // Commands that write register their own handler to finish atomically;
-  // anywhere else nothing is half-written, so stop with the conventional code.
-  process.exitCode = 130;
-  process.exit();
+  // Outside a write nothing can be half-written: stop with the conventional
+  // code. During a write, the write finishes first (see interrupt.ts).
+  handleSigint(() => {
+    process.stderr.write('\ncclint: interrupted\n');
+    process.exitCode = 130;
+    process.exit();
+  });
 });
 
 main(process.argv.slice(2), processIo()).then(

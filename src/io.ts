@@ -15,6 +15,10 @@ export interface Io {
   readonly stdinIsTTY: boolean;
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
+  /** Asks one question on the terminal; tests answer it themselves. */
+  readonly ask?: ((question: string) => Promise<string>) | undefined;
+  /** The clock, for live-session checks and audit times. */
+  readonly now?: (() => number) | undefined;
 }
 
 export function processIo(): Io {

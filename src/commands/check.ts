@@ -20,6 +20,7 @@ export interface CheckOptions {
   readonly quiet?: boolean | undefined;
   readonly maxWarnings?: number | undefined;
   readonly color?: boolean | undefined;
+  readonly verbose?: boolean | undefined;
 }
 
 export interface CheckRun {
@@ -65,10 +66,10 @@ export function checkExitCode(run: CheckRun, maxWarnings: number | undefined): n
   return 0;
 }
 
-/** `--quiet` shows errors only; the exit code still counts everything. */
-function quietResults(results: readonly FileResult[]): FileResult[] {
+/** Keeps findings at or above a level; counts follow what is shown. */
+function keepAtLeast(results: readonly FileResult[], level: 'error' | 'warning'): FileResult[] {
   return results.map((r) => {
-    const findings = r.findings.filter((f) => f.severity === 'error');
+    const findings = r.findings.filter((f) => f.severity === 'error' || (level === 'warning' && f.severity === 'warning'));
     return { ...r, findings, ...countBySeverity(findings) };
   });
 }
@@ -81,6 +82,7 @@ export function checkCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--rule <id[=severity]>', 'run only this rule (repeatable); with =severity also set its level', collect, [])
     .option('-c, --config <file>', 'use this config file instead of ./.cclintrc.json')
     .option('-q, --quiet', 'report errors only (the exit code still counts warnings for --max-warnings)')
+    .option('--verbose', 'stylish: also list info findings (they are always in json, sarif and github output)')
     .option('--max-warnings <n>', 'exit 1 when there are more than n warnings', parseNonNegativeInt)
     .option('--no-color', 'no colour, even on a terminal (NO_COLOR is honoured too)')
     .addHelpText(
@@ -97,7 +99,12 @@ Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 ccli
     )
     .action((paths: string[], options: CheckOptions) => {
       const run = runCheck(paths, options, io);
-      const shown = options.quiet === true ? quietResults(run.results) : run.results;
+      // Info findings (every typed prompt for string-content, say) would bury
+      // the errors in the human format; they are counted and listed on request.
+      const hideInfo = options.format === 'stylish' && options.verbose !== true;
+      const shown =
+        options.quiet === true ? keepAtLeast(run.results, 'error') : hideInfo ? keepAtLeast(run.results, 'warning') : run.results;
+      const hiddenInfo = hideInfo && options.quiet !== true ? countBySeverity(run.results.flatMap((r) => r.findings)).infoCount : 0;
       const { warningCount } = countBySeverity(run.results.flatMap((r) => r.findings));
       const formatter = FORMATTERS[options.format];
       const output = formatter(shown, {
@@ -111,6 +118,9 @@ Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 ccli
             : undefined,
       });
       io.stdout.write(output);
+      if (hiddenInfo > 0) {
+        io.stdout.write(`  ${hiddenInfo.toLocaleString('en-US')} info finding(s) not listed; --verbose lists them\n`);
+      }
       setExit(checkExitCode(run, options.maxWarnings));
     });
 }

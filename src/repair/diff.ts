@@ -1,0 +1,108 @@
+/**
+ * Unified diffs for `fix --dry-run` and the interactive prompt. Transcript
+ * lines are long JSON records full of private content, so the diff shows a
+ * record only through the fields that change (plus its uuid to find it);
+ * other lines are cut to a short prefix. The patch structure itself comes
+ * from the `diff` package.
+ */
+import { formatPatch, structuredPatch, type StructuredPatch } from 'diff';
+
+const CONTEXT_CHARS = 80;
+const VALUE_CHARS = 60;
+
+type Obj = Record<string, unknown>;
+
+function parseObject(line: string): Obj | undefined {
+  try {
+    const v = JSON.parse(line) as unknown;
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function shortValue(value: unknown): string {
+  const text = JSON.stringify(value) ?? 'undefined';
+  return text.length > VALUE_CHARS ? `${text.slice(0, VALUE_CHARS)}…(${text.length} chars)` : text;
+}
+
+function cut(line: string): string {
+  const printable = line.replace(/\u0000/g, '\\0');
+  return printable.length > CONTEXT_CHARS ? `${printable.slice(0, CONTEXT_CHARS)}…(${line.length} chars)` : printable;
+}
+
+/** `{"uuid":…, "changedKey":value, …N more}` for one side of a changed record. */
+function elide(obj: Obj, keys: readonly string[]): string {
+  const shown = keys.filter((k) => k in obj);
+  const parts = shown.map((k) => `${JSON.stringify(k)}:${shortValue(obj[k])}`);
+  if ('uuid' in obj && !shown.includes('uuid')) parts.unshift(`"uuid":${shortValue(obj.uuid)}`);
+  const rest = Object.keys(obj).length - parts.length;
+  return `{${parts.join(',')}${rest > 0 ? `, …${rest} more` : ''}}`;
+}
+
+function changedKeys(a: Obj, b: Obj): string[] {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+}
+
+/** Rewrites a hunk's lines so paired -/+ records show only what changed. */
+function shortenHunkLines(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i] as string;
+    if (!line.startsWith('-')) {
+      out.push(line.startsWith('+') ? `+${cut(line.slice(1))}` : `${line[0] ?? ' '}${cut(line.slice(1))}`);
+      i++;
+      continue;
+    }
+    // A run of removals followed by a run of additions: pair them up.
+    const removed: string[] = [];
+    while (i < lines.length && (lines[i] as string).startsWith('-')) removed.push((lines[i++] as string).slice(1));
+    const added: string[] = [];
+    while (i < lines.length && (lines[i] as string).startsWith('+')) added.push((lines[i++] as string).slice(1));
+    const pairs = Math.min(removed.length, added.length);
+    for (let k = 0; k < removed.length; k++) {
+      const before = removed[k] as string;
+      const after = k < pairs ? (added[k] as string) : undefined;
+      const a = parseObject(before);
+      const b = after === undefined ? undefined : parseObject(after);
+      out.push(`-${a !== undefined && b !== undefined ? elide(a, changedKeys(a, b)) : cut(before)}`);
+    }
+    for (let k = 0; k < added.length; k++) {
+      const after = added[k] as string;
+      const before = k < pairs ? (removed[k] as string) : undefined;
+      const b = parseObject(after);
+      const a = before === undefined ? undefined : parseObject(before);
+      out.push(`+${a !== undefined && b !== undefined ? elide(b, changedKeys(a, b)) : b !== undefined ? elide(b, ['parentUuid', 'type']) : cut(after)}`);
+    }
+  }
+  return out;
+}
+
+/** The structured patch between two versions of a file, one line of context. */
+export function filePatch(displayPath: string, before: Buffer, after: Buffer): StructuredPatch {
+  return structuredPatch(`a/${displayPath}`, `b/${displayPath}`, before.toString('utf8'), after.toString('utf8'), undefined, undefined, {
+    context: 1,
+  });
+}
+
+/** A unified diff for people: headers and hunks, long records shortened. */
+export function renderPatch(patch: StructuredPatch): string {
+  if (patch.hunks.length === 0) return '';
+  return formatPatch({ ...patch, hunks: patch.hunks.map((h) => ({ ...h, lines: shortenHunkLines(h.lines) })) });
+}
+
+/** Adds colour to a rendered diff (only on a terminal). */
+export function colorDiff(text: string, paint: (style: 'red' | 'green' | 'cyan' | 'bold', s: string) => string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      if (line.startsWith('+++') || line.startsWith('---')) return paint('bold', line);
+      if (line.startsWith('@@')) return paint('cyan', line);
+      if (line.startsWith('+')) return paint('green', line);
+      if (line.startsWith('-')) return paint('red', line);
+      return line;
+    })
+    .join('\n');
+}

@@ -1,0 +1,302 @@
+/**
+ * The fix planner. It only plans: given a file's bytes it returns the bytes
+ * a repair would write, and which fixes made them. Nothing here touches the
+ * file system.
+ *
+ * Each pass lints the current text, takes the fixes the policy allows in
+ * line order, applies those whose lines no earlier fix of the pass touched
+ * (the rest wait for the next pass, ESLint-style), and re-lints. A batch
+ * that adds a finding or lowers resume fidelity is retried one fix at a
+ * time, and any fix that does so on its own is dropped with the reason. It
+ * stops when nothing applies, after ten passes, or when the text comes back
+ * to what it was two passes ago (two fixes undoing each other).
+ *
+ * Untouched lines keep their exact bytes; a changed record is written as
+ * compact JSON in its original key order.
+ */
+import { createHash } from 'node:crypto';
+import { bufferSource } from '../core/reader.js';
+import { lintIndex, type LintOptions } from '../core/linter.js';
+import { resumeModel } from '../core/resume.js';
+import { scoreSession } from '../core/score.js';
+import { type SessionFile, SessionIndex } from '../core/session-index.js';
+import type { Applicability, Finding, Fix, RecordEdit } from '../core/types.js';
+import type { AppliedFix, FilePlan, SkippedFix } from './types.js';
+
+export const MAX_PASSES = 10;
+
+export interface PlanPolicy {
+  /** Applicabilities to apply: `safe`, plus `unsafe` with `--unsafe`. */
+  readonly allow: ReadonlySet<Applicability>;
+  /** Only these rules may fix (from `--rule`). */
+  readonly rules?: ReadonlySet<string> | undefined;
+  /**
+   * Asked before a candidate fix is applied; false skips it. Interactive
+   * `fix` prompts here; `--yes` answers true.
+   */
+  readonly decide?: ((finding: Finding, fix: Fix, edits: readonly RecordEdit[], index: SessionIndex) => Promise<boolean>) | undefined;
+  /** Resolves parents in other files of the session group (see linkGroup). */
+  readonly link?: ((index: SessionIndex) => void) | undefined;
+}
+
+export function sha256(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+interface LineSpan {
+  readonly start: number;
+  /** End of content, before `\r\n` or `\n`. */
+  readonly end: number;
+  /** End including the line ending. */
+  readonly next: number;
+}
+
+function splitLines(bytes: Buffer): LineSpan[] {
+  const spans: LineSpan[] = [];
+  let start = 0;
+  while (start < bytes.length) {
+    const nl = bytes.indexOf(0x0a, start);
+    if (nl === -1) {
+      spans.push({ start, end: bytes.length, next: bytes.length });
+      break;
+    }
+    const end = nl > start && bytes[nl - 1] === 0x0d ? nl - 1 : nl;
+    spans.push({ start, end, next: nl + 1 });
+    start = nl + 1;
+  }
+  return spans;
+}
+
+/**
+ * Applies record edits to a file's bytes. Lines are 1-based physical lines
+ * of `bytes`. Returns undefined when an edit's `before` does not match the
+ * line (a stale edit), so nothing is ever applied to a line that changed.
+ */
+export function applyEdits(bytes: Buffer, edits: readonly RecordEdit[]): Buffer | undefined {
+  const spans = splitLines(bytes);
+  const hasBom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const replaced = new Map<number, readonly string[]>();
+  const deleted = new Set<number>();
+  const inserted = new Map<number, string[]>();
+  for (const edit of edits) {
+    const span = spans[edit.line - 1];
+    if (edit.kind !== 'insertAfter') {
+      if (span === undefined) return undefined;
+      const contentStart = edit.line === 1 && hasBom ? span.start + 3 : span.start;
+      if (bytes.toString('utf8', contentStart, span.end) !== edit.before) return undefined;
+    }
+    if (edit.kind === 'replace') replaced.set(edit.line, edit.after);
+    else if (edit.kind === 'delete') deleted.add(edit.line);
+    else {
+      const list = inserted.get(edit.line) ?? [];
+      list.push(...edit.after);
+      inserted.set(edit.line, list);
+    }
+  }
+  const parts: Buffer[] = [];
+  spans.forEach((span, i) => {
+    const line = i + 1;
+    const eol = bytes.subarray(span.end, span.next);
+    if (deleted.has(line)) {
+      // keep nothing of the line
+    } else if (replaced.has(line)) {
+      const after = replaced.get(line) as readonly string[];
+      parts.push(Buffer.from(after.join(eol.length > 0 ? eol.toString('latin1') : '\n')));
+      // A replaced last line gets a line end: Claude Code appends after it.
+      parts.push(eol.length > 0 ? eol : Buffer.from('\n'));
+    } else {
+      parts.push(bytes.subarray(span.start, span.next));
+    }
+    for (const text of inserted.get(line) ?? []) {
+      if (span.next === span.end && !deleted.has(line)) parts.push(Buffer.from('\n'));
+      parts.push(Buffer.from(`${text}\n`));
+    }
+  });
+  return Buffer.concat(parts);
+}
+
+interface State {
+  readonly bytes: Buffer;
+  readonly index: SessionIndex;
+  readonly findings: Finding[];
+}
+
+function stateOf(file: SessionFile, bytes: Buffer, lint: LintOptions, policy: PlanPolicy): State {
+  const index = SessionIndex.build(file, () => bufferSource(bytes));
+  policy.link?.(index);
+  return { bytes, index, findings: lintIndex(index, lint) };
+}
+
+/** Per-rule counts at warning level or above: what a fix must not raise. */
+function countsByRule(findings: readonly Finding[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const f of findings) {
+    if (f.severity === 'info') continue;
+    const key = `${f.ruleId}:${f.severity}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** Why `after` is worse than `before`, or undefined when it is not. */
+function regression(before: State, after: State): string | undefined {
+  const was = countsByRule(before.findings);
+  for (const [key, n] of countsByRule(after.findings)) {
+    const previous = was.get(key) ?? 0;
+    if (n > previous) return `it would add ${n - previous} ${key.replace(':', ' ')} finding(s)`;
+  }
+  const rb = resumeModel(before.index);
+  const ra = resumeModel(after.index);
+  if (ra.loaded < rb.loaded) return `resume would load ${ra.loaded} instead of ${rb.loaded} messages`;
+  if (ra.fidelity + 1e-9 < rb.fidelity) return `resume fidelity would drop from ${rb.fidelity.toFixed(3)} to ${ra.fidelity.toFixed(3)}`;
+  return undefined;
+}
+
+/** A line that is not compact JSON would change in more places than the fix. */
+function rewritesOtherBytes(edit: RecordEdit): boolean {
+  if (edit.kind !== 'replace') return false;
+  try {
+    return JSON.stringify(JSON.parse(edit.before)) !== edit.before;
+  } catch {
+    return false; // a damaged line being repaired: its bytes change by design
+  }
+}
+
+interface Candidate {
+  readonly finding: Finding;
+  readonly fix: Fix;
+  readonly edits: readonly RecordEdit[];
+}
+
+export async function planFile(
+  file: SessionFile,
+  bytes: Buffer,
+  lint: LintOptions,
+  policy: PlanPolicy,
+): Promise<FilePlan> {
+  const initial = stateOf(file, bytes, lint, policy);
+  let current = initial;
+  const applied: AppliedFix[] = [];
+  const skipped = new Map<string, SkippedFix>();
+  const declined = new Set<string>();
+  const history: string[] = [sha256(bytes)];
+  const ruleOrder = new Map(lint.rules.map((r, i) => [r.meta.id, i]));
+  const skip = (c: Candidate, reason: string): void => {
+    const key = `${c.finding.ruleId}:${c.finding.line}:${c.fix.title}`;
+    skipped.set(key, {
+      ruleId: c.finding.ruleId,
+      title: c.fix.title,
+      applicability: c.fix.applicability,
+      line: c.finding.line,
+      reason,
+    });
+  };
+
+  for (let pass = 1; pass <= MAX_PASSES; pass++) {
+    const candidates: Candidate[] = [];
+    const touched = new Set<number>();
+    const ordered = current.findings
+      .filter((f) => f.fix !== undefined)
+      .sort((a, b) => a.line - b.line || (ruleOrder.get(a.ruleId) ?? 0) - (ruleOrder.get(b.ruleId) ?? 0));
+    for (const finding of ordered) {
+      const fix = finding.fix as Fix;
+      const identity = `${finding.ruleId}:${finding.uuid ?? finding.line}:${fix.title}`;
+      if (declined.has(identity)) continue;
+      if (policy.rules !== undefined && !policy.rules.has(finding.ruleId)) continue;
+      const edits = fix.edits();
+      if (edits.length === 0) continue;
+      let applicability = fix.applicability;
+      if (applicability === 'safe' && edits.some(rewritesOtherBytes)) applicability = 'unsafe';
+      const candidate = { finding, fix: { ...fix, applicability }, edits };
+      if (!policy.allow.has(applicability)) {
+        skip(candidate, applicability === 'unsafe' && fix.applicability === 'safe'
+          ? 'the line is not compact JSON, so rewriting it changes other bytes too (apply with --unsafe)'
+          : `${applicability} fix (apply with --unsafe)`);
+        continue;
+      }
+      if (edits.some((e) => touched.has(e.line))) continue; // next pass
+      if (policy.decide !== undefined && !(await policy.decide(finding, candidate.fix, edits, current.index))) {
+        declined.add(identity);
+        skip(candidate, 'declined');
+        continue;
+      }
+      for (const e of edits) touched.add(e.line);
+      candidates.push(candidate);
+    }
+    if (candidates.length === 0) break;
+
+    const accepted = applyBatch(file, current, candidates, lint, policy, skip);
+    if (accepted.applied.length === 0) break;
+    for (const c of accepted.applied) {
+      applied.push({ ruleId: c.finding.ruleId, title: c.fix.title, applicability: c.fix.applicability, edits: c.edits, pass });
+    }
+    current = accepted.state;
+    const hash = sha256(current.bytes);
+    if (history.length >= 2 && history[history.length - 2] === hash) break; // fixes undo each other
+    history.push(hash);
+  }
+
+  const before = resumeModel(initial.index);
+  const after = resumeModel(current.index);
+  const summary = (m: typeof before) => ({ loaded: m.loaded, total: m.total, fidelity: Math.round(m.fidelity * 1000) / 1000 });
+  return {
+    file,
+    before: bytes,
+    sha256Before: history[0] as string,
+    after: current.bytes,
+    sha256After: sha256(current.bytes),
+    applied,
+    skipped: [...skipped.values()].filter((s) => !applied.some((a) => a.ruleId === s.ruleId && a.title === s.title)),
+    remaining: current.findings,
+    resumeBefore: summary(before),
+    resumeAfter: summary(after),
+    scoreBefore: scoreSession(initial.index, before).score,
+    scoreAfter: scoreSession(current.index, after).score,
+  };
+}
+
+/**
+ * Applies a pass's fixes together when that is no worse; otherwise one at a
+ * time, keeping each that is no worse on its own.
+ */
+function applyBatch(
+  file: SessionFile,
+  state: State,
+  candidates: readonly Candidate[],
+  lint: LintOptions,
+  policy: PlanPolicy,
+  skip: (c: Candidate, reason: string) => void,
+): { state: State; applied: Candidate[] } {
+  const all = applyEdits(state.bytes, candidates.flatMap((c) => c.edits));
+  if (all !== undefined) {
+    const next = stateOf(file, all, lint, policy);
+    if (regression(state, next) === undefined) return { state: next, applied: [...candidates] };
+  }
+  let current = state;
+  const kept: Candidate[] = [];
+  for (const c of candidates) {
+    // Edits were made against `state`; lines shift only after deletes and
+    // inserts, so a fix is re-planned from the current text when needed.
+    const edits = current === state ? c.edits : replan(c, current);
+    if (edits === undefined) continue; // resolved by an earlier fix of the batch
+    const bytes = applyEdits(current.bytes, edits);
+    if (bytes === undefined) continue; // its lines moved; the next pass sees it again
+    const next = stateOf(file, bytes, lint, policy);
+    const why = regression(current, next);
+    if (why !== undefined) {
+      skip(c, `not applied: ${why}`);
+      continue;
+    }
+    kept.push({ ...c, edits });
+    current = next;
+  }
+  return { state: current, applied: kept };
+}
+
+/** The same fix (rule, record, title) found again in the current text. */
+function replan(c: Candidate, state: State): readonly RecordEdit[] | undefined {
+  const again = state.findings.find(
+    (f) => f.ruleId === c.finding.ruleId && f.fix?.title === c.fix.title && (f.uuid ?? f.line) === (c.finding.uuid ?? c.finding.line),
+  );
+  return again?.fix?.edits();
+}

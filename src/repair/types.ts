@@ -1,0 +1,81 @@
+/**
+ * The contract between the planner (which only plans edits, in memory) and
+ * the writer (which only commits bytes). A {@link FilePlan} is everything the
+ * writer needs: the exact bytes it planned from, the bytes to write, and the
+ * fixes with their edits for the audit log.
+ */
+import type { SessionFile } from '../core/session-index.js';
+import type { Applicability, Finding, RecordEdit, ResumeSummary } from '../core/types.js';
+
+/** A fix the planner applied, with the edits as applied (for audit and undo). */
+export interface AppliedFix {
+  readonly ruleId: string;
+  readonly title: string;
+  readonly applicability: Applicability;
+  /** Edits against the text of the pass they were applied in. */
+  readonly edits: readonly RecordEdit[];
+  /** Planning pass (1-based) that applied it. */
+  readonly pass: number;
+}
+
+/** A fix that was found but not applied, and why. */
+export interface SkippedFix {
+  readonly ruleId: string;
+  readonly title: string;
+  readonly applicability: Applicability;
+  readonly line: number;
+  readonly reason: string;
+}
+
+export interface FilePlan {
+  readonly file: SessionFile;
+  /** The bytes the plan was made from. */
+  readonly before: Buffer;
+  readonly sha256Before: string;
+  /** The bytes to write; equal to `before` when nothing applies. */
+  readonly after: Buffer;
+  readonly sha256After: string;
+  readonly applied: readonly AppliedFix[];
+  readonly skipped: readonly SkippedFix[];
+  /** Findings left after the plan (what `fix` reports and exits on). */
+  readonly remaining: readonly Finding[];
+  readonly resumeBefore: ResumeSummary;
+  readonly resumeAfter: ResumeSummary;
+  readonly scoreBefore: number;
+  readonly scoreAfter: number;
+  /** Set when the plan refuses to write this file at all. */
+  readonly refusal?: string | undefined;
+}
+
+/** Who said yes. */
+export type Decider = 'yes' | 'interactive';
+
+/** One line of `$CCLINT_HOME/audit.jsonl`. */
+export interface AuditEntry {
+  readonly id: string;
+  readonly time: string;
+  readonly cclintVersion: string;
+  readonly file: string;
+  readonly sessionId: string | undefined;
+  readonly sha256Before: string;
+  readonly sha256After: string;
+  readonly backup: string;
+  readonly decidedBy: Decider;
+  readonly resumeBefore: ResumeSummary;
+  readonly resumeAfter: ResumeSummary;
+  readonly scoreBefore: number;
+  readonly scoreAfter: number;
+  readonly fixes: ReadonlyArray<{
+    readonly ruleId: string;
+    readonly title: string;
+    readonly applicability: Applicability;
+    /** Each edit with its inverse; record bodies stay in the backup. */
+    readonly edits: ReadonlyArray<{ readonly edit: AuditEdit; readonly inverse: AuditEdit }>;
+  }>;
+}
+
+/** An edit as the audit log keeps it: line numbers and short hashes, no content. */
+export type AuditEdit =
+  | { readonly kind: 'replace'; readonly line: number; readonly sha256Before: string; readonly sha256After: string; readonly lines: number }
+  | { readonly kind: 'delete'; readonly line: number; readonly sha256Before: string }
+  | { readonly kind: 'insertAfter'; readonly line: number; readonly sha256After: string; readonly lines: number };
