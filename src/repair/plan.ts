@@ -28,7 +28,10 @@ export const MAX_PASSES = 10;
 export interface PlanPolicy {
   /** Applicabilities to apply: `safe`, plus `unsafe` with `--unsafe`. */
   readonly allow: ReadonlySet<Applicability>;
-  /** Only these rules may fix (from `--rule`). */
+  /**
+   * Only these rules may fix (from `--rule`). Fixes of info-level findings
+   * apply only when their rule is named here.
+   */
   readonly rules?: ReadonlySet<string> | undefined;
   /**
    * Asked before a candidate fix is applied; false skips it. Interactive
@@ -203,6 +206,9 @@ export async function planFile(
       const identity = `${finding.ruleId}:${finding.uuid ?? finding.line}:${fix.title}`;
       if (declined.has(identity)) continue;
       if (policy.rules !== undefined && !policy.rules.has(finding.ruleId)) continue;
+      // An info finding is not a problem; rewriting it is a style choice the
+      // person makes by naming the rule (string-content on every typed prompt).
+      if (finding.severity === 'info' && policy.rules?.has(finding.ruleId) !== true) continue;
       const edits = fix.edits();
       if (edits.length === 0) continue;
       let applicability = fix.applicability;

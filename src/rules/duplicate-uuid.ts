@@ -15,8 +15,11 @@
  *
  * ## Fix
  * Identical later copy: delete it (safe; the first copy stays where
- * Claude Code keeps it, and nothing is lost). Different body: give the later
- * record a new uuid, derived deterministically from the old one and its
+ * Claude Code keeps it, and nothing is lost). A different body of the same
+ * record (same type and parent: a re-write) supersedes the earlier one, as
+ * Claude Code already reads it: delete the earlier line (unsafe; the older
+ * body goes, and stays in the backup). Genuinely different records: give the
+ * later one a new uuid, derived deterministically from the old one and its
  * line, and re-point the records written after it that name the old uuid
  * (unsafe: which copy a child meant is inferred from file order).
  *
@@ -88,7 +91,14 @@ export default defineRule({
             fix: alone ? deleteLinesFix(index, [copy.line], 'Delete the identical copy', 'safe') : undefined,
           });
         } else {
-          report({ messageId: 'different', data, record: copy, fix: renameFix(index, copy, group[i + 1]) });
+          const previous = group[i - 1] as RecordSummary;
+          const rewrite = previous.type === copy.type && previous.parentUuid === copy.parentUuid;
+          const fix = !rewrite
+            ? renameFix(index, copy, group[i + 1])
+            : !sharedLines.has(previous.line) && i === group.length - 1
+              ? deleteLinesFix(index, group.slice(0, -1).map((g) => g.line), 'Delete the superseded earlier body (Claude Code already reads this one)', 'unsafe')
+              : undefined;
+          report({ messageId: 'different', data, record: copy, fix });
         }
       });
     }
