@@ -1,0 +1,52 @@
+/**
+ * Calibration of the corruption score (README "Score"): on the real main
+ * sessions and their injected variants, the score must separate sessions
+ * whose resume is broken (fidelity below 0.9) from healthy ones with a ROC
+ * AUC of at least 0.95, and a healthy real session must score 0.
+ */
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { linkGroup } from '../../src/core/linter.js';
+import { resumeModel } from '../../src/core/resume.js';
+import { scoreSession } from '../../src/core/score.js';
+import { CORRUPTION_KINDS, inject } from '../support/corrupt.js';
+import { corpusFiles, indexText, isRealUnaltered } from '../support/corpus.js';
+
+/** Probability that a random broken session outranks a random healthy one. */
+export function rocAuc(broken: readonly number[], healthy: readonly number[]): number {
+  let wins = 0;
+  for (const b of broken) for (const h of healthy) wins += b > h ? 1 : b === h ? 0.5 : 0;
+  return wins / (broken.length * healthy.length);
+}
+
+describe('corruption score', () => {
+  const mains = corpusFiles().filter(
+    (f) => isRealUnaltered(f.kind) && !f.relative.includes('/subagents/') && !/agent-[^/]*\.jsonl$/.test(f.relative),
+  );
+  const broken: number[] = [];
+  const healthy: number[] = [];
+  const healthyReal: number[] = [];
+  for (const f of mains) {
+    const original = fs.readFileSync(f.absolute, 'utf8');
+    const variants = [original, ...CORRUPTION_KINDS.map((k) => inject(original, k, f.relative)?.text)];
+    variants.forEach((text, i) => {
+      if (text === undefined) return;
+      const index = indexText(text);
+      linkGroup([index], undefined);
+      const resume = resumeModel(index);
+      const { score } = scoreSession(index, resume);
+      if (i === 0 && resume.total > 0) healthyReal.push(score);
+      (resume.fidelity < 0.9 ? broken : healthy).push(score);
+    });
+  }
+
+  it('scores healthy real sessions 0', () => {
+    expect(healthyReal.length).toBeGreaterThan(30);
+    expect(healthyReal.filter((s) => s !== 0)).toEqual([]);
+  });
+
+  it('separates broken resumes from healthy ones (ROC AUC >= 0.95)', () => {
+    expect(broken.length).toBeGreaterThan(20);
+    expect(rocAuc(broken, healthy)).toBeGreaterThanOrEqual(0.95);
+  });
+});
