@@ -1,0 +1,586 @@
+#!/usr/bin/env node
+/**
+ * Benchmark: `cclint check` against the bare read-and-parse floor, measured in
+ * the same run on the same files. Plain Node ESM, no dependencies.
+ *
+ *   npm run bench                       # build, then: node bench/run.mjs
+ *   node bench/run.mjs --size-mb 320 --big-mb 720 --runs 3 --corpus ../shared/corpus
+ *   node bench/run.mjs --skip-big       # tree only
+ *   node bench/run.mjs --rebuild        # throw away bench/.tree and build it again
+ *
+ * Everything it writes goes below bench/.tree/ (gitignored): the tree, the big
+ * session file, `/usr/bin/time` outputs and results.json. See bench/README.md.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import os from 'node:os';
+import crypto from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const SELF = fileURLToPath(import.meta.url);
+const REPO = path.resolve(path.dirname(SELF), '..');
+const TREE = path.join(REPO, 'bench', '.tree');
+const PROJECTS = path.join(TREE, 'projects');
+const BIG_DIR = path.join(TREE, 'big');
+const MANIFEST = path.join(TREE, 'manifest.json');
+const RESULTS = path.join(TREE, 'results.json');
+const CLI = path.join(REPO, 'dist', 'cli.js');
+const MB = 1024 * 1024; // sizes are MiB, so "720 MB" is at least 720 × 2^20 bytes
+const TREE_FORMAT = 2; // bump when the layout of the generated tree changes
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+// ---------------------------------------------------------------- floor child
+// `node bench/run.mjs --floor-child <file-or-dir>`: the cheapest honest
+// read-and-parse of every .jsonl below the path. Runs as its own process so it
+// pays the same process start and is measured the same way as cclint.
+if (process.argv[2] === '--floor-child') {
+  floorChild(process.argv[3]);
+  process.exit(0);
+}
+
+function floorChild(target) {
+  const t0 = process.hrtime.bigint();
+  const files = [];
+  const walk = (dir) => {
+    const entries = fs.readdirSync(dir, { withFileTypes: true });
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile() && e.name.endsWith('.jsonl')) files.push(p);
+    }
+  };
+  if (fs.statSync(target).isDirectory()) walk(target);
+  else files.push(target);
+
+  const CHUNK = 8 * MB;
+  let buf = Buffer.allocUnsafe(CHUNK);
+  let lines = 0;
+  let parsed = 0;
+  let bytes = 0;
+  const parse = (b, s, e) => {
+    lines++;
+    try {
+      JSON.parse(b.toString('utf8', s, e));
+      parsed++;
+    } catch {
+      // an unparseable line costs what it costs
+    }
+  };
+  for (const file of files) {
+    const fd = fs.openSync(file, 'r');
+    let kept = 0; // bytes of an unfinished line at the start of buf
+    for (;;) {
+      if (kept === buf.length) {
+        // one line longer than the buffer: grow it
+        const bigger = Buffer.allocUnsafe(buf.length * 2);
+        buf.copy(bigger, 0, 0, kept);
+        buf = bigger;
+      }
+      const n = fs.readSync(fd, buf, kept, buf.length - kept, null);
+      if (n === 0) break;
+      bytes += n;
+      const end = kept + n;
+      let s = 0;
+      let nl = buf.indexOf(10, kept);
+      while (nl !== -1 && nl < end) {
+        if (nl > s) parse(buf, s, nl);
+        s = nl + 1;
+        nl = buf.indexOf(10, s);
+      }
+      kept = end - s;
+      if (kept > 0 && s > 0) buf.copy(buf, 0, s, end);
+    }
+    if (kept > 0) parse(buf, 0, kept);
+    fs.closeSync(fd);
+  }
+  const ns = process.hrtime.bigint() - t0;
+  process.stdout.write(
+    `${JSON.stringify({ files: files.length, bytes, lines, parsed, innerMs: Number(ns) / 1e6, maxRssKb: process.resourceUsage().maxRSS })}\n`,
+  );
+}
+
+// ---------------------------------------------------------------- arguments
+function parseArgs(argv) {
+  const opts = {
+    sizeMb: 320,
+    bigMb: 720,
+    skipBig: false,
+    corpus: path.resolve(REPO, '..', 'shared', 'corpus'),
+    runs: 3,
+    rebuild: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) fail(`${a} needs a value`);
+      return v;
+    };
+    const num = () => {
+      const v = Number(value());
+      if (!Number.isFinite(v) || v <= 0) fail(`${a} needs a positive number`);
+      return v;
+    };
+    if (a === '--size-mb') opts.sizeMb = num();
+    else if (a === '--big-mb') opts.bigMb = num();
+    else if (a === '--skip-big') opts.skipBig = true;
+    else if (a === '--corpus') opts.corpus = path.resolve(value());
+    else if (a === '--runs') opts.runs = Math.round(num());
+    else if (a === '--rebuild') opts.rebuild = true;
+    else if (a === '-h' || a === '--help') {
+      process.stdout.write(
+        'usage: node bench/run.mjs [--size-mb 320] [--big-mb 720] [--skip-big] [--corpus <dir>] [--runs 3] [--rebuild]\n',
+      );
+      process.exit(0);
+    } else fail(`unknown argument ${a}`);
+  }
+  return opts;
+}
+
+function fail(message) {
+  process.stderr.write(`bench: ${message}\n`);
+  process.exit(2);
+}
+
+function log(message) {
+  process.stderr.write(`bench: ${message}\n`);
+}
+
+// ---------------------------------------------------------------- writing, only below bench/.tree
+function inTree(p) {
+  const abs = path.resolve(p);
+  if (abs !== TREE && !abs.startsWith(TREE + path.sep)) throw new Error(`refusing to write outside bench/.tree: ${abs}`);
+  return abs;
+}
+const mkdir = (p) => fs.mkdirSync(inTree(p), { recursive: true });
+const rmTree = (p) => fs.rmSync(inTree(p), { recursive: true, force: true });
+const writeFile = (p, data) => fs.writeFileSync(inTree(p), data);
+const copyFile = (from, to) => fs.copyFileSync(from, inTree(to));
+
+// ---------------------------------------------------------------- corpus
+function walkJsonl(dir, out = []) {
+  const entries = fs.readdirSync(dir, { withFileTypes: true });
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) walkJsonl(p, out);
+    else if (e.isFile() && e.name.endsWith('.jsonl')) out.push(p);
+  }
+  return out;
+}
+
+/**
+ * Corpus files with where a copy goes: a main session (`<sid>.jsonl`, or any
+ * other name, which gets a uuid name), a subagent file
+ * (`<sid>/subagents/[nested/]agent-*.jsonl`, kept below its session's folder)
+ * or a legacy flat `agent-*.jsonl` (kept as `agent-<fresh hex>.jsonl`).
+ */
+function corpusPlan(corpus) {
+  if (!fs.existsSync(corpus) || !fs.statSync(corpus).isDirectory()) fail(`corpus folder not found: ${corpus}`);
+  const files = walkJsonl(corpus);
+  if (files.length === 0) fail(`no .jsonl files in ${corpus}`);
+  const plan = [];
+  let bytes = 0;
+  const hash = crypto.createHash('sha256');
+  for (const file of files) {
+    const rel = path.relative(corpus, file);
+    const parts = rel.split(path.sep);
+    const size = fs.statSync(file).size;
+    bytes += size;
+    hash.update(`${rel}\0${size}\0`);
+    const at = parts.lastIndexOf('subagents');
+    const name = parts[parts.length - 1];
+    if (at >= 1 && name.startsWith('agent-')) {
+      // group key: the session folder the subagents belong to
+      plan.push({ file, size, kind: 'subagent', group: parts.slice(0, at).join('/'), inner: parts.slice(at).join('/') });
+    } else if (name.startsWith('agent-')) {
+      plan.push({ file, size, kind: 'legacy-agent', hexLength: Math.max(7, name.length - 'agent-'.length - '.jsonl'.length) });
+    } else {
+      const stem = name.slice(0, -'.jsonl'.length);
+      // a main file owns the group of `<dir>/<stem>/subagents/…` next to it
+      plan.push({ file, size, kind: 'main', group: [...parts.slice(0, -1), stem].join('/') });
+    }
+  }
+  return { files: plan, bytes, fingerprint: hash.digest('hex').slice(0, 16) };
+}
+
+// ---------------------------------------------------------------- the tree
+function treeBytes() {
+  if (!fs.existsSync(PROJECTS)) return { bytes: 0, files: 0 };
+  let bytes = 0;
+  const files = walkJsonl(PROJECTS);
+  for (const f of files) bytes += fs.statSync(f).size;
+  return { bytes, files: files.length };
+}
+
+function readManifest() {
+  try {
+    return JSON.parse(fs.readFileSync(MANIFEST, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+function buildTree(opts, corpus, manifest) {
+  const want = Math.ceil(opts.sizeMb * MB);
+  const m = manifest.tree;
+  if (!opts.rebuild && m && m.format === TREE_FORMAT && m.corpus === corpus.fingerprint && m.sizeMb === opts.sizeMb) {
+    const now = treeBytes();
+    if (now.bytes === m.bytes && now.files === m.files && now.bytes >= want) {
+      log(`reusing tree: ${now.files} files, ${(now.bytes / MB).toFixed(1)} MB`);
+      return m;
+    }
+  }
+  rmTree(PROJECTS);
+  mkdir(PROJECTS);
+  log(`building tree of ≥ ${opts.sizeMb} MB from ${corpus.files.length} corpus files (${(corpus.bytes / MB).toFixed(1)} MB per copy)…`);
+  let bytes = 0;
+  let files = 0;
+  let copies = 0;
+  while (bytes < want) {
+    copies++;
+    const project = path.join(PROJECTS, `-bench-p${copies}`);
+    mkdir(project);
+    const groupIds = new Map(); // corpus group → fresh session uuid, per copy
+    const idOf = (group) => {
+      let id = groupIds.get(group);
+      if (id === undefined) groupIds.set(group, (id = crypto.randomUUID()));
+      return id;
+    };
+    for (const f of corpus.files) {
+      let target;
+      if (f.kind === 'main') target = path.join(project, `${idOf(f.group)}.jsonl`);
+      else if (f.kind === 'subagent') target = path.join(project, idOf(f.group), ...f.inner.split('/'));
+      else target = path.join(project, `agent-${crypto.randomBytes(f.hexLength).toString('hex').slice(0, f.hexLength)}.jsonl`);
+      mkdir(path.dirname(target));
+      copyFile(f.file, target);
+      bytes += f.size;
+      files++;
+    }
+  }
+  const tree = { format: TREE_FORMAT, corpus: corpus.fingerprint, sizeMb: opts.sizeMb, bytes, files, projects: copies };
+  writeFile(MANIFEST, JSON.stringify({ ...manifest, tree }, null, 2));
+  log(`tree built: ${files} files in ${copies} project folders, ${(bytes / MB).toFixed(1)} MB`);
+  return tree;
+}
+
+// ---------------------------------------------------------------- the big session
+/**
+ * Real main sessions fit to be chained: uuid-named, not a subagent, every line
+ * parses and has a `type`, one sessionId equal to the file name, no sidechain
+ * records, one root, no uuid repeated (within the file or from an earlier
+ * pick). Hand-written fixtures are mostly filtered out by size.
+ */
+function bigSources(corpus) {
+  const picked = [];
+  const taken = new Set(); // resumed sessions repeat earlier sessions' records: keep the first only
+  for (const f of corpus.files) {
+    if (f.kind !== 'main' || f.size < 50 * 1024) continue;
+    const stem = path.basename(f.file, '.jsonl');
+    if (!UUID_RE.test(stem)) continue;
+    const lines = fs.readFileSync(f.file, 'utf8').split('\n');
+    if (lines[lines.length - 1] === '') lines.pop();
+    let ok = true;
+    let roots = [];
+    let lastUuid;
+    const sessionIds = new Set();
+    const uuids = [];
+    lines.forEach((line, i) => {
+      let o;
+      try {
+        o = JSON.parse(line);
+      } catch {
+        ok = false;
+        return;
+      }
+      if (o === null || typeof o !== 'object' || typeof o.type !== 'string') ok = false;
+      else {
+        if (typeof o.sessionId === 'string') sessionIds.add(o.sessionId);
+        if (o.isSidechain === true) ok = false;
+        if (typeof o.uuid === 'string') {
+          if (o.parentUuid === null) roots.push(i);
+          if (o.isSidechain !== true) lastUuid = o.uuid;
+          uuids.push(o.uuid);
+        }
+      }
+    });
+    if (!ok || roots.length !== 1 || lastUuid === undefined || sessionIds.size !== 1 || !sessionIds.has(stem)) continue;
+    if (new Set(uuids).size !== uuids.length || uuids.some((u) => taken.has(u))) continue;
+    for (const u of uuids) taken.add(u);
+    picked.push({ file: f.file, lines, root: roots[0], lastUuid, sessionId: stem });
+  }
+  return picked;
+}
+
+function buildBig(opts, corpus, manifest) {
+  const want = Math.ceil(opts.bigMb * MB);
+  const m = manifest.big;
+  if (!opts.rebuild && m && m.format === TREE_FORMAT && m.corpus === corpus.fingerprint && m.bigMb === opts.bigMb) {
+    try {
+      if (fs.statSync(m.path).size === m.bytes && m.bytes >= want) {
+        log(`reusing big session: ${(m.bytes / MB).toFixed(1)} MB, ${m.records} lines`);
+        return m;
+      }
+    } catch {
+      // rebuild below
+    }
+  }
+  const sources = bigSources(corpus);
+  if (sources.length === 0) fail('no real main session in the corpus to build the big file from');
+  rmTree(BIG_DIR);
+  const sessionId = crypto.randomUUID();
+  const dir = path.join(BIG_DIR, '-bench-big');
+  mkdir(dir);
+  const file = inTree(path.join(dir, `${sessionId}.jsonl`));
+  log(`building big session ≥ ${opts.bigMb} MB from ${sources.length} real main sessions…`);
+  const sourceIds = new Set(sources.map((s) => s.sessionId));
+  // Per repetition, a uuid maps to itself with its first 8 hex digits xor-ed by
+  // a per-repetition mask: a bijection, so uuids stay unique within a
+  // repetition and (the originals being random) across repetitions. The
+  // sources' session ids all become the big file's session id. Message and
+  // tool-use ids get a per-repetition tag so same-message.id grouping and
+  // tool_use/tool_result pairing stay within their repetition.
+  const maskOf = (rep) => (Math.imul(rep + 1, 0x9e3779b1) ^ 0x5bd1e995) >>> 0;
+  const mapUuid = (uuid, mask) => {
+    if (sourceIds.has(uuid)) return sessionId;
+    return ((parseInt(uuid.slice(0, 8), 16) ^ mask) >>> 0).toString(16).padStart(8, '0') + uuid.slice(8);
+  };
+  const TOKEN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\b(?:msg_|toolu_)[0-9A-Za-z]{8,}/g;
+  const fd = fs.openSync(file, 'w');
+  let bytes = 0;
+  let records = 0;
+  let rep = 0;
+  let prevLast = null; // the previous segment's last uuid, already mapped
+  let pending = [];
+  let pendingLength = 0;
+  const flush = () => {
+    if (pending.length === 0) return;
+    const b = Buffer.from(pending.join(''), 'utf8');
+    fs.writeSync(fd, b);
+    bytes += b.length;
+    pending = [];
+    pendingLength = 0;
+  };
+  try {
+    while (bytes + pendingLength < want) {
+      const mask = maskOf(rep);
+      const tag = rep.toString(36).padStart(4, '0');
+      const rewrite = (token) => {
+        if (token.charCodeAt(8) === 45 /* - */) return mapUuid(token, mask);
+        const cut = token.indexOf('_') + 1;
+        return token.slice(0, cut) + tag + token.slice(cut + tag.length);
+      };
+      for (const src of sources) {
+        for (let i = 0; i < src.lines.length; i++) {
+          let line = src.lines[i].replace(TOKEN, rewrite);
+          if (i === src.root && prevLast !== null) {
+            // chain this segment's root to the previous segment's last record
+            if (line.startsWith('{"parentUuid":null')) {
+              line = `{"parentUuid":${JSON.stringify(prevLast)}${line.slice('{"parentUuid":null'.length)}`;
+            } else {
+              const o = JSON.parse(line);
+              o.parentUuid = prevLast;
+              line = JSON.stringify(o);
+            }
+          }
+          pending.push(line, '\n');
+          pendingLength += line.length + 1; // close enough to bytes for flushing decisions
+          records++;
+        }
+        prevLast = mapUuid(src.lastUuid, mask);
+        if (pendingLength > 16 * MB) flush();
+      }
+      rep++;
+    }
+    flush();
+  } finally {
+    fs.closeSync(fd);
+  }
+  const big = { format: TREE_FORMAT, corpus: corpus.fingerprint, bigMb: opts.bigMb, path: file, bytes, records, repetitions: rep, sources: sources.length };
+  writeFile(MANIFEST, JSON.stringify({ ...readManifest(), big }, null, 2));
+  log(`big session built: ${(bytes / MB).toFixed(1)} MB, ${records} lines, ${rep} repetitions of ${sources.length} sessions`);
+  return big;
+}
+
+// ---------------------------------------------------------------- measuring
+const TIME = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+// Without /usr/bin/time, a preload reports the child's own peak RSS at exit.
+const RSS_PRELOAD =
+  "data:text/javascript,import{writeSync}from'node:fs';process.on('exit',()=>{writeSync(2,'\\nBENCH_MAXRSS_KB='+process.resourceUsage().maxRSS+'\\n')})";
+
+/** Runs `node <args>` once; wall time from the parent, peak RSS of the child. */
+function measure(label, nodeArgs, acceptCodes) {
+  const timeFile = inTree(path.join(TREE, `time-${process.pid}.txt`));
+  const devNull = fs.openSync('/dev/null', 'w');
+  let cmd;
+  let args;
+  if (TIME !== undefined) {
+    cmd = TIME;
+    args = ['-v', '-o', timeFile, process.execPath, ...nodeArgs];
+  } else {
+    cmd = process.execPath;
+    args = ['--import', RSS_PRELOAD, ...nodeArgs];
+  }
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, {
+    cwd: REPO,
+    stdio: ['ignore', label === 'floor' ? 'pipe' : devNull, 'pipe'],
+    maxBuffer: 256 * MB,
+  });
+  const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  fs.closeSync(devNull);
+  if (r.error) throw r.error;
+  const stderr = r.stderr.toString();
+  let maxRssKb;
+  if (TIME !== undefined) {
+    const text = fs.readFileSync(timeFile, 'utf8');
+    fs.rmSync(timeFile, { force: true });
+    maxRssKb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(text)?.[1]);
+  } else {
+    maxRssKb = Number(/BENCH_MAXRSS_KB=(\d+)/.exec(stderr)?.[1]);
+  }
+  const code = r.status;
+  const ok = code !== null && acceptCodes.includes(code);
+  const sample = { wallMs, maxRssKb, exitCode: code, signal: r.signal ?? undefined, ok };
+  if (label === 'floor') {
+    try {
+      sample.floor = JSON.parse(r.stdout.toString().trim().split('\n').pop());
+    } catch {
+      sample.ok = false;
+    }
+  }
+  if (!sample.ok) {
+    sample.stderr = stderr.slice(-4000);
+    log(`${label} failed (exit ${code}${r.signal ? `, ${r.signal}` : ''}):\n${sample.stderr}`);
+  }
+  log(`  ${label.padEnd(6)} ${(wallMs / 1000).toFixed(2)} s, peak RSS ${(maxRssKb / 1024).toFixed(0)} MB, exit ${code}`);
+  return sample;
+}
+
+const floorArgs = (target) => [SELF, '--floor-child', target];
+const cclintArgs = (target) => [CLI, 'check', target, '--format', 'json'];
+
+function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** Alternates floor and cclint `runs` times on one target; medians. */
+function compare(name, target, runs) {
+  log(`${name}: warm-up read (not timed)`);
+  measure('floor', floorArgs(target), [0]);
+  const floor = [];
+  const cclint = [];
+  for (let i = 0; i < runs; i++) {
+    log(`${name}: run ${i + 1} of ${runs}`);
+    floor.push(measure('floor', floorArgs(target), [0]));
+    cclint.push(measure('cclint', cclintArgs(target), [0, 1]));
+  }
+  const summary = (samples) => ({
+    medianMs: median(samples.map((s) => s.wallMs)),
+    peakRssMb: Math.max(...samples.map((s) => s.maxRssKb)) / 1024,
+    ok: samples.every((s) => s.ok),
+    samples,
+  });
+  const f = summary(floor);
+  const c = summary(cclint);
+  return { floor: f, cclint: c, ratio: c.medianMs / f.medianMs };
+}
+
+// ---------------------------------------------------------------- main
+function diskFreeBytes(dir) {
+  try {
+    const s = fs.statfsSync(dir);
+    return s.bavail * s.bsize;
+  } catch {
+    return Infinity;
+  }
+}
+
+function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  if (!fs.existsSync(CLI)) fail(`${path.relative(REPO, CLI)} not found: run \`npm run build\` (or \`npm run bench\`)`);
+  mkdir(TREE);
+
+  // Scale down when the disk is short (needs ~ tree + big, plus headroom).
+  const manifest = readManifest();
+  const corpus = corpusPlan(opts.corpus);
+  const free = diskFreeBytes(TREE);
+  const existing = (manifest.tree?.bytes ?? 0) + (manifest.big?.bytes ?? 0);
+  const notes = [];
+  if (free + existing < 3 * 1024 * MB) {
+    const budget = Math.max(0, (free + existing) / 2) / MB; // use at most half of what is free
+    const need = opts.sizeMb + (opts.skipBig ? 0 : opts.bigMb);
+    if (need > budget) {
+      const k = budget / need;
+      opts.sizeMb = Math.max(1, Math.floor(opts.sizeMb * k));
+      opts.bigMb = Math.max(1, Math.floor(opts.bigMb * k));
+      const note = `less than 3 GB free on the disk (${(free / 1024 / MB).toFixed(1)} GB): scaled down to --size-mb ${opts.sizeMb} --big-mb ${opts.bigMb}; targets are for 300/700 MB`;
+      notes.push(note);
+      log(note);
+    }
+  }
+
+  const tree = buildTree(opts, corpus, manifest);
+  const big = opts.skipBig ? undefined : buildBig(opts, corpus, readManifest());
+
+  const treeResult = compare('tree', PROJECTS, opts.runs);
+  const bigResult = big === undefined ? undefined : compare('big session', big.path, opts.runs);
+
+  let commit;
+  try {
+    commit = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: REPO }).stdout.toString().trim() || undefined;
+  } catch {
+    commit = undefined;
+  }
+  const targets = {
+    treeRatioAtMost1_5: treeResult.ratio <= 1.5,
+    peakRssUnder600Mb: treeResult.cclint.peakRssMb < 600 && (bigResult === undefined || bigResult.cclint.peakRssMb < 600),
+    bigSessionChecked: bigResult === undefined ? null : bigResult.cclint.ok,
+  };
+  const results = {
+    date: new Date().toISOString(),
+    commit,
+    node: process.version,
+    cpu: os.cpus()[0]?.model,
+    cpus: os.cpus().length,
+    rssSource: TIME !== undefined ? '/usr/bin/time -v' : 'process.resourceUsage().maxRSS',
+    notes,
+    options: opts,
+    tree: { bytes: tree.bytes, files: tree.files, projects: tree.projects, ...treeResult },
+    big: big === undefined ? undefined : { bytes: big.bytes, lines: big.records, repetitions: big.repetitions, ...bigResult },
+    targets,
+  };
+  writeFile(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+
+  const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
+  const mb = (n) => `${n.toFixed(0)} MB`;
+  const row = (name, bytes, r) =>
+    `| ${name} | ${mb(bytes / MB)} | ${s(r.floor.medianMs)} | ${s(r.cclint.medianMs)} | ${r.ratio.toFixed(2)}x | ${mb(r.floor.peakRssMb)} | ${mb(r.cclint.peakRssMb)} |${r.cclint.ok ? '' : ' cclint FAILED'}`;
+  const out = [
+    '',
+    `cclint check vs read-and-parse floor (median of ${opts.runs}, wall time incl. process start; node ${process.version})`,
+    '',
+    '| input | size | floor | cclint | ratio | floor peak RSS | cclint peak RSS |',
+    '|---|---|---|---|---|---|---|',
+    row(`tree (${tree.files} files)`, tree.bytes, treeResult),
+  ];
+  if (bigResult !== undefined) out.push(row(`one session (${big.records.toLocaleString('en-US')} lines)`, big.bytes, bigResult));
+  out.push(
+    '',
+    `targets: ratio ≤ 1.5x on the tree: ${targets.treeRatioAtMost1_5 ? 'met' : 'MISSED'}; ` +
+      `peak RSS < 600 MB: ${targets.peakRssUnder600Mb ? 'met' : 'MISSED'}; ` +
+      `700 MB session checked: ${targets.bigSessionChecked === null ? 'skipped' : targets.bigSessionChecked ? 'yes' : 'NO'}`,
+    ...notes.map((n) => `note: ${n}`),
+    `results: ${path.relative(REPO, RESULTS)}`,
+    '',
+  );
+  process.stdout.write(out.join('\n'));
+  const failed = !treeResult.cclint.ok || !treeResult.floor.ok || (bigResult !== undefined && (!bigResult.cclint.ok || !bigResult.floor.ok));
+  process.exitCode = failed ? 1 : 0;
+}
+
+main();
