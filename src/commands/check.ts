@@ -3,7 +3,7 @@
  */
 import { Command, Option } from 'commander';
 import { discover } from '../core/discovery.js';
-import { lintGroup, ProjectRegistry } from '../core/linter.js';
+import { lintGroups } from '../core/parallel.js';
 import type { FileResult } from '../core/types.js';
 import { countBySeverity } from '../core/types.js';
 import { FORMATTERS, formatterNames } from '../formatters/index.js';
@@ -30,7 +30,11 @@ export interface CheckRun {
 }
 
 /** Discovers, lints and collects results; reports read problems on stderr. */
-export function runCheck(paths: readonly string[], options: Pick<CheckOptions, 'config' | 'rule'>, io: Io): CheckRun {
+export async function runCheck(
+  paths: readonly string[],
+  options: Pick<CheckOptions, 'config' | 'rule'>,
+  io: Io,
+): Promise<CheckRun> {
   const lint = lintOptions(io, options.config, options.rule);
   const { inputs } = resolveInputs(paths, io);
   const discovery = discover(inputs, io.cwd);
@@ -39,20 +43,17 @@ export function runCheck(paths: readonly string[], options: Pick<CheckOptions, '
     io.stderr.write(`cclint: ${problem.message}\n`);
     if (problem.explicit) unreadableExplicit = true;
   }
-  const registry = new ProjectRegistry(discovery.projectFiles);
   const progress = progressLine(io);
-  const results: FileResult[] = [];
-  const total = discovery.groups.length;
-  discovery.groups.forEach((group, i) => {
-    progress.update(`cclint: checking session ${i + 1} of ${total.toLocaleString('en-US')}…`);
-    const outcome = lintGroup(group, lint, registry);
-    for (const failure of outcome.failures) {
-      io.stderr.write(`cclint: ${failure.message}\n`);
-      if (paths.some((p) => failure.path.endsWith(p) || p.endsWith(failure.path))) unreadableExplicit = true;
-    }
-    results.push(...outcome.results);
-  });
+  const total = discovery.groups.length.toLocaleString('en-US');
+  const outcome = await lintGroups(discovery.groups, discovery.projectFiles, lint, (done) =>
+    progress.update(`cclint: checked ${done.toLocaleString('en-US')} of ${total} sessions…`),
+  );
   progress.done();
+  for (const failure of outcome.failures) {
+    io.stderr.write(`cclint: ${failure.message}\n`);
+    if (paths.some((p) => failure.path.endsWith(p) || p.endsWith(failure.path))) unreadableExplicit = true;
+  }
+  const results = outcome.results;
   results.sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0));
   return { results, unreadableExplicit };
 }
@@ -97,8 +98,8 @@ Examples:
 
 Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 cclint could not do its job.`,
     )
-    .action((paths: string[], options: CheckOptions) => {
-      const run = runCheck(paths, options, io);
+    .action(async (paths: string[], options: CheckOptions) => {
+      const run = await runCheck(paths, options, io);
       // Info findings (every typed prompt for string-content, say) would bury
       // the errors in the human format; they are counted and listed on request.
       const hideInfo = options.format === 'stylish' && options.verbose !== true;

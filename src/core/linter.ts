@@ -143,8 +143,8 @@ function scanUuids(file: string, into: Map<string, string>): void {
   } catch {
     return;
   }
-  const CHUNK = 8 * 1024 * 1024;
   const OVERLAP = 128; // longer than the key plus any uuid we accept
+  const CHUNK = Math.min(8 * 1024 * 1024, Math.max(source.size, 1));
   const buffer = Buffer.allocUnsafe(CHUNK + OVERLAP);
   let kept = 0;
   let position = 0;
@@ -154,18 +154,19 @@ function scanUuids(file: string, into: Map<string, string>): void {
       if (read === 0) break;
       position += read;
       const end = kept + read;
-      let at = buffer.indexOf(UUID_KEY, 0);
+      const data = buffer.subarray(0, end); // never search stale bytes past the data
+      let at = data.indexOf(UUID_KEY, 0);
       let scannedTo = 0;
       while (at !== -1 && at < end) {
         const start = at + UUID_KEY.length;
-        const close = buffer.indexOf(0x22, start);
+        const close = data.indexOf(0x22, start);
         if (close === -1 || close >= end) break; // finish it with the next chunk
         if (close - start <= 64) {
           const uuid = buffer.toString('latin1', start, close);
           if (!into.has(uuid)) into.set(uuid, file);
         }
         scannedTo = close + 1;
-        at = buffer.indexOf(UUID_KEY, scannedTo);
+        at = data.indexOf(UUID_KEY, scannedTo);
       }
       const carryFrom = Math.max(scannedTo, end - OVERLAP);
       kept = end - carryFrom;
@@ -176,8 +177,13 @@ function scanUuids(file: string, into: Map<string, string>): void {
   }
 }
 
+/** Finds which file of a project folder holds a uuid. */
+export interface UuidLookup {
+  lookup(projectDir: string, uuid: string): string | undefined;
+}
+
 /** Resolves, for each index of a group, the parents it does not hold. */
-export function linkGroup(indexes: readonly SessionIndex[], registry: ProjectRegistry | undefined): void {
+export function linkGroup(indexes: readonly SessionIndex[], registry: UuidLookup | undefined): void {
   const main = indexes.find((i) => i.file.role === 'main');
   for (const index of indexes) {
     const missing = index.unresolvedParents();
@@ -191,11 +197,13 @@ export function linkGroup(indexes: readonly SessionIndex[], registry: ProjectReg
         where = { kind: other.file.role === 'main' ? 'main-session' : 'subagent', path: other.file.path };
         break;
       }
+      // A subagent's parent lives in its main session; when that file is
+      // absent there is nothing to look up.
+      if (where === undefined && isAgent && main === undefined) where = { kind: 'main-missing' };
       if (where === undefined && registry !== undefined) {
         const file = registry.lookup(index.file.projectDir, uuid);
         if (file !== undefined && file !== index.file.path) where = { kind: 'other-session', path: file };
       }
-      if (where === undefined && isAgent && main === undefined) where = { kind: 'main-missing' };
       if (where !== undefined) found.set(uuid, where);
     }
     index.setExternalParents(found);
@@ -231,6 +239,68 @@ export function lintGroup(
     results.push(resultOf(index, findings));
   }
   return { results, failures };
+}
+
+/** Deferred groups may hold at most this many file bytes in memory. */
+export const MAX_DEFERRED_BYTES = 256 * 1024 * 1024;
+
+function hasUnresolved(indexes: readonly SessionIndex[]): boolean {
+  return indexes.some((index) => [...index.unresolvedParents()].some((u) => index.externalParent(u) === undefined));
+}
+
+/**
+ * Lints the session groups of one project folder, reading each file once.
+ * The uuids of every indexed file are harvested as it goes; a group whose
+ * parents are still unknown waits until the whole folder is indexed (the
+ * parent may be in a file not read yet), and only when waiting would hold
+ * too much in memory does it fall back to a byte scan of the folder.
+ */
+export function lintFolder(
+  groups: readonly SessionGroup[],
+  projectFiles: ReadonlyMap<string, readonly string[]>,
+  options: LintOptions,
+  emit: (outcome: GroupOutcome) => void,
+): void {
+  const known = new Map<string, string>();
+  const harvested: UuidLookup = { lookup: (_dir, uuid) => known.get(uuid) };
+  let fallback: ProjectRegistry | undefined;
+  const pending: Array<{ indexes: SessionIndex[]; failures: ReadFailure[] }> = [];
+  let pendingBytes = 0;
+  const finish = (indexes: readonly SessionIndex[], failures: ReadFailure[]): void => {
+    emit({ results: indexes.map((index) => resultOf(index, lintIndex(index, options))), failures });
+  };
+  for (const group of groups) {
+    const failures: ReadFailure[] = [];
+    const indexes: SessionIndex[] = [];
+    for (const file of group.files) {
+      try {
+        const index = indexFile(file);
+        indexes.push(index);
+        for (const uuid of index.byUuid.keys()) if (!known.has(uuid)) known.set(uuid, file.path);
+      } catch (error) {
+        failures.push({ path: file.displayPath, message: readErrorMessage(error, file.displayPath) });
+      }
+    }
+    linkGroup(indexes, harvested);
+    if (!hasUnresolved(indexes)) {
+      finish(indexes, failures);
+      continue;
+    }
+    const bytes = indexes.reduce((n, i) => n + i.stats.byteLength, 0);
+    if (pendingBytes + bytes <= MAX_DEFERRED_BYTES) {
+      pending.push({ indexes, failures });
+      pendingBytes += bytes;
+      continue;
+    }
+    fallback ??= new ProjectRegistry(projectFiles);
+    const registry = fallback;
+    linkGroup(indexes, { lookup: (dir, uuid) => known.get(uuid) ?? registry.lookup(dir, uuid) });
+    finish(indexes, failures);
+  }
+  for (const { indexes, failures } of pending) {
+    linkGroup(indexes, harvested);
+    finish(indexes, failures);
+  }
 }
 
 export function indexFile(file: SessionFile): SessionIndex {

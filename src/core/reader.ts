@@ -102,22 +102,23 @@ export function scanLines(source: ByteSource, onLine: (line: RawLine) => void): 
   let hasBom = false;
   let endsWithNewline = false;
 
-  const emit = (bytes: Buffer | undefined, byteLength: number, terminated: boolean): void => {
+  /** `bytes[from, to)` is the line without its `\n`; decoded in place, no copy. */
+  const emit = (bytes: Buffer | undefined, from: number, to: number, byteLength: number, terminated: boolean): void => {
     lineNo++;
-    let start = 0;
+    let start = from;
     let crlf = false;
-    let length = byteLength;
+    let end = to;
     if (bytes !== undefined) {
-      if (lineNo === 1 && length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+      if (lineNo === 1 && end - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) {
         hasBom = true;
-        start = 3;
+        start += 3;
       }
-      if (terminated && length > start && bytes[length - 1] === CR) {
+      if (terminated && end > start && bytes[end - 1] === CR) {
         crlf = true;
-        length--;
+        end--;
       }
     }
-    const text = bytes === undefined ? undefined : bytes.toString('utf8', start, length);
+    const text = bytes === undefined ? undefined : bytes.toString('utf8', start, end);
     onLine({ line: lineNo, offset: lineStart, byteLength, text, crlf, terminated });
   };
 
@@ -143,14 +144,14 @@ export function scanLines(source: ByteSource, onLine: (line: RawLine) => void): 
         }
         const pieceLength = nl - cursor;
         if (carryBytes === 0) {
-          emit(chunk.subarray(cursor, nl), pieceLength, true);
+          emit(chunk, cursor, nl, pieceLength, true);
         } else {
           const total = carryBytes + pieceLength;
           if (carryTruncated || total > MAX_DECODED_LINE_BYTES) {
-            emit(undefined, total, true);
+            emit(undefined, 0, 0, total, true);
           } else {
             carry.push(chunk.subarray(cursor, nl));
-            emit(Buffer.concat(carry, total), total, true);
+            emit(Buffer.concat(carry, total), 0, total, total, true);
           }
           carry = [];
           carryBytes = 0;
@@ -166,7 +167,7 @@ export function scanLines(source: ByteSource, onLine: (line: RawLine) => void): 
       }
     }
     if (carryBytes > 0) {
-      emit(carryTruncated ? undefined : Buffer.concat(carry, carryBytes), carryBytes, false);
+      emit(carryTruncated ? undefined : Buffer.concat(carry, carryBytes), 0, carryBytes, carryBytes, false);
     }
   } finally {
     source.close();

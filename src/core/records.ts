@@ -208,6 +208,8 @@ export interface RecordSummary {
   readonly time: number;
   readonly sessionId: string | undefined;
   readonly cwd: string | undefined;
+  /** The session's `slug` envelope field; kept across continuations of one conversation. */
+  readonly slug: string | undefined;
   readonly agentId: string | undefined;
   readonly isMeta: boolean;
   readonly isCompactSummary: boolean;
@@ -216,6 +218,8 @@ export interface RecordSummary {
   /** A user/assistant row whose body Claude Code would drop (row repair). */
   readonly bodyMalformed: boolean;
   readonly toolUseIds: readonly string[];
+  /** `name` of each `tool_use` block, in block order (for display). */
+  readonly toolNames: readonly string[];
   readonly toolResultIds: readonly string[];
   readonly sourceToolAssistantUuid: string | undefined;
   /** The first characters of the text a person typed or read; no more. */
@@ -243,8 +247,14 @@ function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/**
+ * The first characters of a text, as a string of its own. `slice` of a long
+ * string makes a view that keeps the whole original alive (V8 sliced
+ * strings), which for tool output and long replies means keeping the whole
+ * transcript in memory; concatenating first forces a real copy.
+ */
 function excerptOf(text: string): string {
-  return text.length > EXCERPT_CHARS ? text.slice(0, EXCERPT_CHARS) : text;
+  return text.length > EXCERPT_CHARS ? ` ${text.slice(0, EXCERPT_CHARS)}`.slice(1) : text;
 }
 
 /**
@@ -268,6 +278,7 @@ export function summarize(
   let content: ContentShape = 'absent';
   let bodyMalformed = false;
   let toolUseIds = EMPTY;
+  let toolNames = EMPTY;
   let toolResultIds = EMPTY;
   let messageId: string | undefined;
   let excerpt = '';
@@ -297,6 +308,7 @@ export function summarize(
           // tool calls are answered inside the same assistant message.
           if (b.type === 'tool_use') {
             if (typeof b.id === 'string') toolUseIds = toolUseIds === EMPTY ? [b.id] : [...toolUseIds, b.id];
+            if (typeof b.name === 'string') toolNames = toolNames === EMPTY ? [b.name] : [...toolNames, b.name];
           } else if (b.type === 'tool_result') {
             if (typeof b.tool_use_id === 'string') {
               toolResultIds = toolResultIds === EMPTY ? [b.tool_use_id] : [...toolResultIds, b.tool_use_id];
@@ -361,6 +373,7 @@ export function summarize(
     time: ts === undefined ? Number.NaN : Date.parse(ts),
     sessionId: intern(str(obj.sessionId)),
     cwd: intern(str(obj.cwd)),
+    slug: intern(str(obj.slug)),
     agentId: intern(str(obj.agentId)),
     isMeta: obj.isMeta === true,
     isCompactSummary: obj.isCompactSummary === true,
@@ -368,6 +381,7 @@ export function summarize(
     content,
     bodyMalformed,
     toolUseIds,
+    toolNames,
     toolResultIds,
     sourceToolAssistantUuid: str(obj.sourceToolAssistantUUID),
     excerpt,

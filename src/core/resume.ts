@@ -371,6 +371,19 @@ function read(graph: Graph): Reading {
   return { leaf, chain, messages: chain.filter(isReturned), end: walked.end };
 }
 
+/** Whether the intended conversation can differ from what loads today. */
+function hasBreaks(index: SessionIndex): boolean {
+  if (index.stats.hasBom || index.invalidLines.some((l) => l.recoveredRecords > 0)) return true;
+  for (const r of index.records) {
+    if (typeof r.parentUuid === 'string') {
+      if (!index.byUuid.has(r.parentUuid) && index.externalParent(r.parentUuid) === undefined) return true;
+    } else if (r.parentUuid === null && index.isChainRow(r) && isMainChainRow(index, r) && expectedRoot(index, r) === undefined) {
+      return true;
+    }
+  }
+  return false;
+}
+
 function buildModel(index: SessionIndex): ResumeModel {
   const actual = read(buildGraph(readerRows(index, false), undefined));
   // The intended conversation: damaged lines recovered, and every link that
@@ -384,7 +397,7 @@ function buildModel(index: SessionIndex): ResumeModel {
     }
     return undefined;
   };
-  const intended = read(buildGraph(readerRows(index, true), repairedParent));
+  const intended = hasBreaks(index) ? read(buildGraph(readerRows(index, true), repairedParent)) : actual;
   const loaded = actual.messages.length;
   const total = Math.max(loaded, intended.messages.length);
   const chainSet = new Set(actual.chain);

@@ -75,6 +75,7 @@ export class SessionIndex {
   private childrenCache: Map<string, RecordSummary[]> | undefined;
   private ancestryCache: { enter: Int32Array; exit: Int32Array } | undefined;
   private segmentCache: Int32Array | undefined;
+  private effectiveCache: readonly RecordSummary[] | undefined;
 
   private constructor(init: {
     file: SessionFile;
@@ -306,12 +307,17 @@ export class SessionIndex {
 
   /**
    * One record per uuid (the last body, as Claude Code keeps it) plus every
-   * record without a uuid, in file order.
+   * record without a uuid, in file order. Computed once; the record array
+   * itself when the file has no duplicates.
    */
-  *effectiveRecords(): Iterable<RecordSummary> {
-    for (const r of this.records) {
-      if (r.uuid === undefined || this.byUuid.get(r.uuid) === r) yield r;
+  effectiveRecords(): readonly RecordSummary[] {
+    if (this.effectiveCache === undefined) {
+      this.effectiveCache =
+        this.duplicates.size === 0
+          ? this.records
+          : this.records.filter((r) => r.uuid === undefined || this.byUuid.get(r.uuid) === r);
     }
+    return this.effectiveCache;
   }
 
   /**
@@ -334,7 +340,7 @@ export class SessionIndex {
     const enter = new Int32Array(n).fill(-1);
     const exit = new Int32Array(n).fill(-1);
     let clock = 0;
-    const effective = [...this.effectiveRecords()];
+    const effective = this.effectiveRecords();
     // Roots: records whose parent is not in the file (or null/absent), plus
     // whatever a cycle leaves unvisited (picked up in the second loop).
     const visit = (root: RecordSummary): void => {
