@@ -54,6 +54,9 @@ export async function runCheck(
     if (paths.some((p) => failure.path.endsWith(p) || p.endsWith(failure.path))) unreadableExplicit = true;
   }
   const results = outcome.results;
+  for (const r of results) {
+    if (r.byteLength === 0) io.stderr.write(`cclint: ${r.filePath}: empty file, nothing to check\n`);
+  }
   results.sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0));
   return { results, unreadableExplicit };
 }

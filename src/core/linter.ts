@@ -106,6 +106,7 @@ export function resultOf(index: SessionIndex, findings: readonly Finding[]): Fil
     resume: { loaded: resume.loaded, total: resume.total, fidelity: round(resume.fidelity) },
     score: scoreSession(index, resume).score,
     recordCount: index.records.length,
+    byteLength: index.stats.byteLength,
   };
 }
 

@@ -77,6 +77,8 @@ export interface FileResult {
   readonly score?: number | undefined;
   /** Records (parsed lines) in the file; used for summaries and the score. */
   readonly recordCount: number;
+  /** Size of the file in bytes. */
+  readonly byteLength?: number | undefined;
 }
 
 export function countBySeverity(findings: readonly Finding[]): {
