@@ -53,6 +53,10 @@ export type Decider = 'yes' | 'interactive';
 /** One line of `$CCLINT_HOME/audit.jsonl`. */
 export interface AuditEntry {
   readonly id: string;
+  /** What the line records: a fix (also when absent, in older lines) or a `cclint restore`. */
+  readonly kind?: 'fix' | 'restore' | undefined;
+  /** For a restore: the id of the entry whose change it undid. */
+  readonly restores?: string | undefined;
   readonly time: string;
   readonly cclintVersion: string;
   readonly file: string;
@@ -74,8 +78,26 @@ export interface AuditEntry {
   }>;
 }
 
-/** An edit as the audit log keeps it: line numbers and short hashes, no content. */
+/**
+ * An edit as the audit log keeps it: line numbers and hashes, no content.
+ * Each hash is the sha256 (hex) of the line texts, without line endings,
+ * joined with `\n`.
+ */
 export type AuditEdit =
-  | { readonly kind: 'replace'; readonly line: number; readonly sha256Before: string; readonly sha256After: string; readonly lines: number }
-  | { readonly kind: 'delete'; readonly line: number; readonly sha256Before: string }
+  | {
+      readonly kind: 'replace';
+      readonly line: number;
+      /** How many lines it replaces, from `line` on (1 when absent). */
+      readonly span?: number | undefined;
+      readonly sha256Before: string;
+      readonly sha256After: string;
+      readonly lines: number;
+    }
+  | {
+      readonly kind: 'delete';
+      readonly line: number;
+      /** How many lines it deletes, from `line` on (1 when absent). */
+      readonly span?: number | undefined;
+      readonly sha256Before: string;
+    }
   | { readonly kind: 'insertAfter'; readonly line: number; readonly sha256After: string; readonly lines: number };

@@ -1,0 +1,155 @@
+/**
+ * SIGKILL during a commit of a 50 MB transcript, through the real node port
+ * (write-file-atomic) in a child process: whenever the kill lands, the file
+ * is byte-exactly the old or the new content. A temp file killed mid-write
+ * cannot be removed by the dead process; the test checks that the only thing
+ * it may leave is such a temp (never a `.jsonl` name Claude Code would list),
+ * and that the next run's recovery removes it.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAtomicTempName, nodeFs } from '../../src/repair/fs-port.js';
+import { recoverInterruptedWrites } from '../../src/repair/write.js';
+import { SID } from './fixture.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..', '..');
+const SIZE = 50 * 1024 * 1024;
+
+const sha = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
+
+let tmp: string;
+let before: Buffer;
+let after: Buffer;
+
+beforeAll(() => {
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cclint-sigkill-')));
+  const lines: string[] = [];
+  let size = 0;
+  for (let i = 0; size < SIZE; i++) {
+    const line = `{"parentUuid":null,"type":"user","n":${i},"sessionId":"${SID}","message":{"role":"user","content":"${'x'.repeat(900)}"}}`;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  before = Buffer.from(`${lines.join('\n')}\n`);
+  lines[0] = (lines[0] ?? '').replace('"n":0', '"n":0,"fixed":true');
+  after = Buffer.from(`${lines.join('\n')}\n{"type":"custom-title","customTitle":"fixed","sessionId":"${SID}"}\n`);
+  fs.writeFileSync(path.join(tmp, 'after.bin'), after);
+});
+
+afterAll(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+interface Outcome {
+  readonly killed: boolean;
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the child; kills it `delayMs` after it prints `event` (never, for event undefined). */
+function runChild(dir: string, event: 'ready' | 'writing' | 'written' | undefined, delayMs: number): Promise<Outcome> {
+  const home = path.join(dir, 'state');
+  const config = path.join(dir, 'claude');
+  const target = path.join(config, 'projects', '-tmp-app', `${SID}.jsonl`);
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      path.join(here, 'ts-register.mjs'),
+      path.join(here, 'sigkill-child.ts'),
+      target,
+      path.join(tmp, 'after.bin'),
+      home,
+      config,
+      path.join(config, 'projects'),
+    ],
+    { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  let armed = false;
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    if (!armed && event !== undefined && stdout.split('\n').includes(event)) {
+      armed = true;
+      const kill = (): void => void child.kill('SIGKILL');
+      if (delayMs === 0) kill();
+      else setTimeout(kill, delayMs);
+    }
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code, signal) => resolve({ killed: signal === 'SIGKILL', code, stdout, stderr }));
+  });
+}
+
+function setUp(name: string): { dir: string; target: string; projectDir: string } {
+  const dir = path.join(tmp, name);
+  const projectDir = path.join(dir, 'claude', 'projects', '-tmp-app');
+  const target = path.join(projectDir, `${SID}.jsonl`);
+  fs.mkdirSync(projectDir, { recursive: true });
+  fs.writeFileSync(target, before, { mode: 0o600 });
+  const settled = new Date(Date.now() - 3_600_000);
+  fs.utimesSync(target, settled, settled);
+  return { dir, target, projectDir };
+}
+
+function check(outcome: Outcome, dir: string, target: string, projectDir: string): 'old' | 'new' {
+  if (!outcome.killed) expect(outcome.code, outcome.stderr).toBe(0);
+  const hash = sha(fs.readFileSync(target));
+  expect([sha(before), sha(after)]).toContain(hash);
+  const state = hash === sha(after) ? 'new' : 'old';
+
+  const audit = path.join(dir, 'state', 'audit.jsonl');
+  if (fs.existsSync(audit) && fs.readFileSync(audit, 'utf8').trim() !== '') expect(state).toBe('new');
+  if (!outcome.killed) {
+    expect(state).toBe('new');
+    expect(outcome.stdout).toMatch(/^done /m);
+  }
+
+  // At most a write-file-atomic temp remains beside the session: not a .jsonl
+  // name, so neither Claude Code nor cclint lists it...
+  const strays = fs.readdirSync(projectDir).filter((name) => name !== `${SID}.jsonl`);
+  for (const name of strays) {
+    expect(isAtomicTempName(target, name), name).toBe(true);
+    expect(name.endsWith('.jsonl')).toBe(false);
+  }
+  // ...and the next run removes it.
+  const env = { HOME: dir, CCLINT_HOME: path.join(dir, 'state'), CLAUDE_CONFIG_DIR: path.join(dir, 'claude') };
+  recoverInterruptedWrites({ fs: nodeFs(), env });
+  expect(fs.readdirSync(projectDir)).toEqual([`${SID}.jsonl`]);
+  return state;
+}
+
+describe('SIGKILL while committing a 50 MB plan', () => {
+  it('completes when not killed (the harness works)', async () => {
+    const { dir, target, projectDir } = setUp('control');
+    const outcome = await runChild(dir, undefined, 0);
+    expect(check(outcome, dir, target, projectDir)).toBe('new');
+  }, 120_000);
+
+  it.each([
+    ['ready', 5],
+    ['ready', 50],
+    ['writing', 0],
+    ['writing', 5],
+    ['writing', 20],
+    ['writing', 50],
+    ['writing', 100],
+    ['written', 0],
+  ] as const)('killed at "%s" + %i ms: old or new bytes, no stray file after recovery', async (event, delay) => {
+    const { dir, target, projectDir } = setUp(`${event}-${delay}`);
+    const outcome = await runChild(dir, event, delay);
+    check(outcome, dir, target, projectDir);
+  }, 120_000);
+});
