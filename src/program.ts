@@ -9,6 +9,9 @@ import type { Io } from './io.js';
 import { checkCommand } from './commands/check.js';
 import { explainCommand, rulesCommand } from './commands/rules.js';
 import { restoreCommand } from './commands/restore.js';
+import { sessionsCommand } from './commands/sessions.js';
+import { showCommand } from './commands/show.js';
+import { treeCommand } from './commands/tree.js';
 import { VERSION } from './version.js';
 
 export function createProgram(io: Io, setExit: (code: number) => void): Command {
@@ -31,7 +34,15 @@ Start with:
   cclint check                  lint every session and see what resume would lose
   cclint explain phantom-parent what a rule finds and how it is fixed`,
     );
-  for (const command of [checkCommand(io, setExit), restoreCommand(io, setExit), rulesCommand(io), explainCommand(io)]) {
+  for (const command of [
+    checkCommand(io, setExit),
+    sessionsCommand(io, setExit),
+    showCommand(io, setExit),
+    treeCommand(io, setExit),
+    restoreCommand(io, setExit),
+    rulesCommand(io),
+    explainCommand(io),
+  ]) {
     program.addCommand(command.exitOverride().configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),

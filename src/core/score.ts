@@ -19,10 +19,10 @@
  * session that resumes with 90% of its messages already scores 0.5. The
  * README documents the formula and its calibration on the corpus.
  */
-import { expectedRoot, isMainChainRow } from './analysis.js';
+import { expectedRoot, isMainChainRow, TIMESTAMP_BRIDGE_MS } from './analysis.js';
 import type { RecordSummary } from './records.js';
 import { isCompactBoundary } from './records.js';
-import type { ResumeModel } from './resume.js';
+import { type ResumeModel, resumeModel } from './resume.js';
 import type { SessionIndex } from './session-index.js';
 
 export interface ScoreSignals {
@@ -86,4 +86,51 @@ export function scoreFromSignals(s: ScoreSignals): number {
 export function scoreSession(index: SessionIndex, resume: ResumeModel): SessionScore {
   const signals = collectSignals(index, resume);
   return { score: scoreFromSignals(signals), signals };
+}
+
+/**
+ * How likely the branch that starts at `root` (a record with no parent in
+ * this file) is a broken-off piece of the conversation rather than a
+ * legitimate start, 0 to 1. Plain sum of four structural signals, used by
+ * `cclint tree` to rank orphaned branches:
+ *
+ * | signal | weight |
+ * | --- | --- |
+ * | no usable parent on a record that is not an expected root (`parentUuid: null` that `expectedRoot` does not accept, or a parent that exists nowhere) | 0.4 |
+ * | its timestamp is at most 5 s after the previous timestamped record in file order (written mid-turn, not a new start) | 0.2 |
+ * | a sidechain record without a parent (null or missing) | 0.3 |
+ * | nothing in the branch is on the chain resume loads (no connection to the main thread) | 0.1 |
+ */
+export function branchScore(index: SessionIndex, root: RecordSummary): number {
+  const parent = root.parentUuid;
+  const missing = typeof parent === 'string' && !index.byUuid.has(parent) && index.externalParent(parent) === undefined;
+  const parentless = parent === null || parent === undefined || missing;
+  let score = 0;
+  if (missing || (parent === null && expectedRoot(index, root) === undefined)) score += 0.4;
+  if (!Number.isNaN(root.time)) {
+    for (let i = root.ordinal - 1; i >= 0; i--) {
+      const previous = index.records[i] as RecordSummary;
+      if (Number.isNaN(previous.time)) continue;
+      const gap = root.time - previous.time;
+      if (gap >= 0 && gap <= TIMESTAMP_BRIDGE_MS) score += 0.2;
+      break;
+    }
+  }
+  if (root.isSidechain && parentless) score += 0.3;
+  if (!branchReachesChain(index, root, resumeModel(index))) score += 0.1;
+  return Math.round(Math.min(1, score) * 100) / 100;
+}
+
+/** Some record of the subtree under `root` (itself included) is on the loaded chain. */
+function branchReachesChain(index: SessionIndex, root: RecordSummary, resume: ResumeModel): boolean {
+  const seen = new Set<RecordSummary>();
+  const stack = [root];
+  while (stack.length > 0) {
+    const r = stack.pop() as RecordSummary;
+    if (seen.has(r)) continue;
+    seen.add(r);
+    if (resume.onChain(r)) return true;
+    if (r.uuid !== undefined) for (const child of index.childrenOf(r.uuid)) stack.push(child);
+  }
+  return false;
 }

@@ -1,0 +1,171 @@
+/**
+ * `cclint show <session>`: the linear conversation `claude --resume` would
+ * load (the resume model's `messages`), one line a message. `--intended`
+ * shows the conversation with every break bridged instead and marks what
+ * resume would lose. Read-only.
+ */
+import { Command, Option } from 'commander';
+import { expectedRoot } from '../core/analysis.js';
+import type { RecordSummary } from '../core/records.js';
+import { type ResumeModel, resumeModel } from '../core/resume.js';
+import type { SessionIndex } from '../core/session-index.js';
+import type { Io } from '../io.js';
+import { useColor } from '../io.js';
+import { type Paint, clock, painter, percent, plural, rowText } from './render.js';
+import { loadSession } from './session-arg.js';
+
+export interface ShowOptions {
+  readonly format: 'text' | 'json';
+  readonly intended?: boolean | undefined;
+  readonly color?: boolean | undefined;
+}
+
+/** One message of `show --format json`. */
+export interface ShowJsonMessage {
+  readonly uuid: string;
+  readonly type: string;
+  readonly timestamp: string | null;
+  /** The record's excerpt: at most 120 characters of its text. */
+  readonly text: string;
+  /** Only with `--intended`: resume would not load this message. */
+  readonly lost?: boolean;
+}
+
+/** Uuids of the messages resume loads. */
+function loadedUuids(resume: ResumeModel): Set<string> {
+  return new Set(resume.messages.map((m) => m.uuid as string));
+}
+
+/** `{ "messages": [...] }`: exactly the resume model's messages, in resume order. */
+export function showJson(resume: ResumeModel, intended: boolean): string {
+  const loaded = loadedUuids(resume);
+  const list = intended ? resume.intendedMessages : resume.messages;
+  const messages: ShowJsonMessage[] = list.map((m) => ({
+    uuid: m.uuid as string,
+    type: m.type,
+    timestamp: m.timestamp ?? null,
+    text: m.excerpt,
+    ...(intended ? { lost: !loaded.has(m.uuid as string) } : {}),
+  }));
+  return `${JSON.stringify({ messages }, null, 2)}\n`;
+}
+
+/** Why the loaded history begins where it does, when that is worth a line. */
+export function cutNote(index: SessionIndex, resume: ResumeModel): string | undefined {
+  const end = resume.end;
+  switch (end.kind) {
+    case 'missing-parent':
+      return `⋯ history cut: the parent of line ${end.at.line} (${String(end.at.parentUuid).slice(0, 8)}) is not in the file`;
+    case 'cycle':
+      return `⋯ history cut: a parentUuid cycle at line ${end.at.line}`;
+    case 'root':
+      if (end.at.type === 'system' && expectedRoot(index, end.at) === 'compact-boundary') {
+        return `⋯ earlier history was compacted (line ${end.at.line})`;
+      }
+      if (end.at.parentUuid === null && expectedRoot(index, end.at) === undefined) {
+        return `⋯ history cut: line ${end.at.line} has parentUuid null`;
+      }
+      return undefined;
+    case 'empty':
+      return undefined;
+  }
+}
+
+export interface ShowRenderOptions {
+  readonly intended: boolean;
+  /** Characters available for the message text. */
+  readonly textWidth: number;
+  readonly paint: Paint;
+}
+
+/** Characters before the text on a message line. */
+export function showPrefixWidth(intended: boolean): number {
+  return (intended ? 2 : 0) + 8 + 2 + 9 + 2;
+}
+
+function messageLine(m: RecordSummary, lost: boolean | undefined, options: ShowRenderOptions): string {
+  const { paint } = options;
+  const role = m.type.padEnd(9);
+  const text = rowText(m, options.textWidth);
+  if (lost === true) return `${paint('red', '-')} ${paint('dim', `${clock(m.time)}  ${role}  ${text}`)}`;
+  const mark = lost === undefined ? '' : '  ';
+  return `${mark}${paint('dim', clock(m.time))}  ${paint(m.type === 'user' ? 'cyan' : 'green', role)}  ${text}`;
+}
+
+/** The text form: a header, an optional note on where history starts, one line a message. */
+export function renderShow(index: SessionIndex, resume: ResumeModel, options: ShowRenderOptions): string {
+  const loaded = loadedUuids(resume);
+  const lines: string[] = [];
+  const fidelity = `fidelity ${percent(resume.fidelity)}`;
+  if (options.intended) {
+    const lostCount = resume.intendedMessages.filter((m) => !loaded.has(m.uuid as string)).length;
+    lines.push(
+      `${index.file.displayPath}: ${plural(resume.intendedMessages.length, 'message')} intended, resume loads ${resume.loaded} (${fidelity}); ` +
+        `${lostCount === 0 ? 'none lost' : `- marks the ${plural(lostCount, 'message')} it loses`}; times UTC`,
+    );
+    for (const m of resume.intendedMessages) lines.push(messageLine(m, !loaded.has(m.uuid as string), options));
+    if (resume.intendedMessages.length === 0) lines.push('(no messages)');
+  } else {
+    lines.push(
+      `${index.file.displayPath}: resume loads ${resume.loaded} of ${plural(resume.total, 'message')} (${fidelity}); times UTC`,
+    );
+    const note = cutNote(index, resume);
+    if (note !== undefined) lines.push(options.paint('yellow', note));
+    for (const m of resume.messages) lines.push(messageLine(m, undefined, options));
+    if (resume.messages.length === 0) lines.push('(resume loads no messages)');
+    const missing = resume.total - resume.loaded;
+    if (missing > 0) {
+      lines.push(
+        options.paint(
+          'yellow',
+          `${plural(missing, 'message')} of the conversation ${missing === 1 ? 'is' : 'are'} not loaded; \`--intended\` shows them, \`cclint fix\` repairs the break`,
+        ),
+      );
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Room for message text: the terminal's width on a TTY, else 100 characters. */
+export function textWidthFor(io: Io, intended: boolean): number {
+  const columns = io.stdout.isTTY ? io.stdout.columns : undefined;
+  if (columns === undefined || columns <= 0) return 100;
+  return Math.max(20, columns - showPrefixWidth(intended) - 1);
+}
+
+export function showCommand(io: Io, setExit: (code: number) => void): Command {
+  return new Command('show')
+    .description('print the conversation `claude --resume` would load, one line a message')
+    .argument('<session>', 'a session file, or a session id (or its first 8+ characters) under the Claude Code projects folder')
+    .option('--intended', 'show the whole conversation with every break bridged, and mark the messages resume would lose')
+    .addOption(new Option('-f, --format <name>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--no-color', 'no colour, even on a terminal (NO_COLOR is honoured too)')
+    .addHelpText(
+      'after',
+      `
+Each line: time (UTC, HH:MM:SS), role, the start of the message's text (newlines as ⏎),
+and for assistant turns the tools they call (→ Bash, Read).
+
+Examples:
+  cclint show 3f2a9c1e                       a session by id (or its first 8 characters)
+  cclint show --intended session.jsonl       what a repair would bring back; - marks what resume loses
+  cclint show --format json session.jsonl    {"messages":[{uuid,type,timestamp,text}]} in resume order`,
+    )
+    .action((session: string, options: ShowOptions) => {
+      const index = loadSession(session, io);
+      const resume = resumeModel(index);
+      const intended = options.intended === true;
+      if (options.format === 'json') {
+        io.stdout.write(showJson(resume, intended));
+      } else {
+        io.stdout.write(
+          renderShow(index, resume, {
+            intended,
+            textWidth: textWidthFor(io, intended),
+            paint: painter(useColor(io.stdout, io.env, options.color)),
+          }),
+        );
+      }
+      setExit(0);
+    });
+}

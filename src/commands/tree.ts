@@ -1,0 +1,302 @@
+/**
+ * `cclint tree <session>`: the session's records as a `git log --graph`-style
+ * tree, oldest first (read top to bottom like the conversation).
+ *
+ * - Rows are the chain records (user, assistant, system, attachment);
+ *   progress and metadata records are skipped, and a parent link through a
+ *   progress record is followed to the shown record above it.
+ * - `*` a record on the chain `claude --resume` loads (the main thread),
+ *   `o` any other record, `!` the first record of an orphaned branch (a root
+ *   `expectedRoot` does not accept, or a record whose parent is missing)
+ *   with its {@link branchScore}, `=` a compact boundary, drawn under the
+ *   record it logically follows (`logicalParentUuid`).
+ * - A record with several children opens a fork: `|\` and the side branch
+ *   one column to the right, shown in full before the line that goes on
+ *   (the one leading to the resumed leaf, else the one that lasted longest)
+ *   continues in the original column. It is `git log --graph` mirrored
+ *   top to bottom, so forks open with `|\` rather than close with `|/`.
+ * - Linear runs of more than 8 records are collapsed to `… N more` unless
+ *   `--all`.
+ */
+import { Command } from 'commander';
+import { expectedRoot } from '../core/analysis.js';
+import { type RecordSummary, isCompactBoundary } from '../core/records.js';
+import { type ResumeModel, resumeModel } from '../core/resume.js';
+import { branchScore } from '../core/score.js';
+import type { SessionIndex } from '../core/session-index.js';
+import type { Io } from '../io.js';
+import { useColor } from '../io.js';
+import { type Paint, type Style, clock, painter, plural, rowText } from './render.js';
+import { loadSession } from './session-arg.js';
+
+export type Glyph = '*' | 'o' | '!' | '=';
+
+export interface TreeNode {
+  readonly record: RecordSummary;
+  readonly glyph: Glyph;
+  /** Set on the first record of an orphaned branch. */
+  readonly orphan?: { readonly reason: string; readonly score: number } | undefined;
+}
+
+export type TreeLine =
+  | { readonly kind: 'record'; readonly depth: number; readonly node: TreeNode }
+  /** `|\`: the record above forks; a side branch opens in column depth + 1. */
+  | { readonly kind: 'fork'; readonly depth: number }
+  | { readonly kind: 'more'; readonly depth: number; readonly count: number };
+
+export interface SessionTree {
+  readonly lines: readonly TreeLine[];
+  readonly records: number;
+  readonly forks: number;
+  readonly orphans: number;
+  readonly maxDepth: number;
+}
+
+/** Rows in a linear run beyond which the middle is collapsed. */
+export const COLLAPSE_OVER = 8;
+/** Rows kept at each end of a collapsed run. */
+const KEEP_EACH_END = 3;
+
+type ParentLink =
+  | { readonly kind: 'shown'; readonly parent: RecordSummary }
+  | { readonly kind: 'null' }
+  | { readonly kind: 'missing'; readonly uuid: string }
+  | { readonly kind: 'external' };
+
+/** The shown record a record hangs under, following parent links through hidden (progress) records. */
+function parentLink(index: SessionIndex, r: RecordSummary, shown: ReadonlySet<RecordSummary>): ParentLink {
+  if (isCompactBoundary(r) && r.parentUuid === null && r.logicalParentUuid !== undefined) {
+    const logical = index.byUuid.get(r.logicalParentUuid);
+    if (logical !== undefined && shown.has(logical)) return { kind: 'shown', parent: logical };
+  }
+  const seen = new Set<string>();
+  let p = r.parentUuid;
+  while (typeof p === 'string') {
+    if (seen.has(p)) return { kind: 'null' };
+    seen.add(p);
+    const parent = index.byUuid.get(p);
+    if (parent === undefined) return index.externalParent(p) !== undefined ? { kind: 'external' } : { kind: 'missing', uuid: p };
+    if (shown.has(parent)) return { kind: 'shown', parent };
+    p = parent.parentUuid;
+  }
+  return { kind: 'null' };
+}
+
+/** Lays the session out as lines of a graph (pure: no I/O, no colour). */
+export function buildTree(index: SessionIndex, resume: ResumeModel, options: { readonly all: boolean }): SessionTree {
+  const shown: RecordSummary[] = [];
+  for (const r of index.effectiveRecords()) if (index.isChainRow(r)) shown.push(r);
+  const shownSet = new Set(shown);
+  const children = new Map<RecordSummary, RecordSummary[]>();
+  const links = new Map<RecordSummary, ParentLink>();
+  for (const r of shown) {
+    const link = parentLink(index, r, shownSet);
+    links.set(r, link);
+    if (link.kind !== 'shown') continue;
+    const list = children.get(link.parent);
+    if (list === undefined) children.set(link.parent, [r]);
+    else list.push(r);
+  }
+  const kidsOf = (r: RecordSummary): readonly RecordSummary[] => children.get(r) ?? [];
+
+  // The line that leads to the resumed leaf stays in its column at every fork.
+  const towardLeaf = new Set<RecordSummary>();
+  const leaf = resume.leaf?.uuid === undefined ? undefined : index.byUuid.get(resume.leaf.uuid);
+  for (let r: RecordSummary | undefined = leaf; r !== undefined && !towardLeaf.has(r); ) {
+    towardLeaf.add(r);
+    const link = links.get(r);
+    r = link?.kind === 'shown' ? link.parent : undefined;
+  }
+  // Latest ordinal in each subtree: the longest-lived line continues otherwise.
+  const latest = new Map<RecordSummary, number>();
+  const latestOf = (root: RecordSummary): number => {
+    const order: RecordSummary[] = [];
+    const stack = [root];
+    const seen = new Set<RecordSummary>();
+    while (stack.length > 0) {
+      const r = stack.pop() as RecordSummary;
+      if (seen.has(r) || latest.has(r)) continue;
+      seen.add(r);
+      order.push(r);
+      for (const k of kidsOf(r)) stack.push(k);
+    }
+    for (let i = order.length - 1; i >= 0; i--) {
+      const r = order[i] as RecordSummary;
+      let max = r.ordinal;
+      for (const k of kidsOf(r)) max = Math.max(max, latest.get(k) ?? k.ordinal);
+      latest.set(r, max);
+    }
+    return latest.get(root) ?? root.ordinal;
+  };
+
+  const nodeOf = (r: RecordSummary, orphan: TreeNode['orphan']): TreeNode => ({
+    record: r,
+    glyph: orphan !== undefined ? '!' : isCompactBoundary(r) ? '=' : resume.onChain(r) ? '*' : 'o',
+    orphan,
+  });
+  const orphanOf = (r: RecordSummary, cycle: boolean): TreeNode['orphan'] => {
+    const link = links.get(r);
+    let reason: string | undefined;
+    if (cycle) reason = 'parent cycle';
+    else if (link?.kind === 'missing') reason = `parent ${link.uuid.slice(0, 8)} missing`;
+    else if (link?.kind === 'null' && r.parentUuid === null && expectedRoot(index, r) === undefined) reason = 'parentUuid null';
+    return reason === undefined ? undefined : { reason, score: branchScore(index, r) };
+  };
+
+  const lines: TreeLine[] = [];
+  const visited = new Set<RecordSummary>();
+  let forks = 0;
+  let orphans = 0;
+  let maxDepth = 0;
+
+  const emitSegment = (segment: readonly TreeNode[], depth: number): void => {
+    // The first and last rows, orphan starts and boundaries always show; long
+    // runs of plain rows between them lose their middle.
+    const important = (i: number): boolean =>
+      i === 0 || i === segment.length - 1 || (segment[i] as TreeNode).glyph === '!' || (segment[i] as TreeNode).glyph === '=';
+    let i = 0;
+    while (i < segment.length) {
+      if (important(i) || options.all) {
+        lines.push({ kind: 'record', depth, node: segment[i] as TreeNode });
+        i++;
+        continue;
+      }
+      let j = i;
+      while (j < segment.length && !important(j)) j++;
+      const run = segment.slice(i, j);
+      if (run.length > COLLAPSE_OVER) {
+        for (const node of run.slice(0, KEEP_EACH_END)) lines.push({ kind: 'record', depth, node });
+        lines.push({ kind: 'more', depth, count: run.length - 2 * KEEP_EACH_END });
+        for (const node of run.slice(-KEEP_EACH_END)) lines.push({ kind: 'record', depth, node });
+      } else {
+        for (const node of run) lines.push({ kind: 'record', depth, node });
+      }
+      i = j;
+    }
+  };
+
+  const render = (root: RecordSummary, rootOrphan: TreeNode['orphan']): void => {
+    const work: Array<{ start: RecordSummary; depth: number; fork: boolean }> = [{ start: root, depth: 0, fork: false }];
+    while (work.length > 0) {
+      const item = work.pop() as { start: RecordSummary; depth: number; fork: boolean };
+      if (item.fork) lines.push({ kind: 'fork', depth: item.depth - 1 });
+      maxDepth = Math.max(maxDepth, item.depth);
+      const segment: TreeNode[] = [];
+      let current: RecordSummary | undefined = item.start;
+      while (current !== undefined && !visited.has(current)) {
+        visited.add(current);
+        segment.push(nodeOf(current, current === root ? rootOrphan : undefined));
+        const kids: RecordSummary[] = kidsOf(current).filter((k) => !visited.has(k));
+        if (kids.length <= 1) {
+          current = kids[0];
+          continue;
+        }
+        forks++;
+        const cont =
+          kids.find((k) => towardLeaf.has(k)) ??
+          kids.reduce((best, k) => (latestOf(k) > latestOf(best) ? k : best));
+        work.push({ start: cont, depth: item.depth, fork: false });
+        const sides = kids.filter((k) => k !== cont);
+        for (let s = sides.length - 1; s >= 0; s--) work.push({ start: sides[s] as RecordSummary, depth: item.depth + 1, fork: true });
+        current = undefined;
+      }
+      emitSegment(segment, item.depth);
+    }
+  };
+
+  for (const r of shown) {
+    if (links.get(r)?.kind === 'shown' || visited.has(r)) continue;
+    const orphan = orphanOf(r, false);
+    if (orphan !== undefined) orphans++;
+    render(r, orphan);
+  }
+  // Whatever a parent cycle kept out of reach: cut the cycle at its first record.
+  for (const r of shown) {
+    if (visited.has(r)) continue;
+    orphans++;
+    render(r, orphanOf(r, true));
+  }
+  return { lines, records: shown.length, forks, orphans, maxDepth };
+}
+
+export interface TreeRenderOptions {
+  readonly paint: Paint;
+  /** Characters available for a row's excerpt. */
+  readonly textWidth: number;
+}
+
+const GLYPH_STYLE: Readonly<Record<Glyph, Style>> = { '*': 'green', o: 'dim', '!': ['red', 'bold'], '=': 'yellow' };
+
+/** Columns the graph takes for a tree, so that the text after it lines up. */
+export function graphWidth(tree: SessionTree): number {
+  return 2 * (tree.maxDepth + 1);
+}
+
+/** The text form: a header, a legend and one line per graph line. */
+export function renderTree(displayPath: string, tree: SessionTree, options: TreeRenderOptions): string {
+  const { paint } = options;
+  const width = graphWidth(tree);
+  const rails = (depth: number): string => '| '.repeat(depth);
+  const out: string[] = [
+    `${displayPath}: ${plural(tree.records, 'record')}, ${plural(tree.forks, 'fork')}, ${plural(tree.orphans, 'orphaned branch', 'orphaned branches')}; oldest first, times UTC`,
+    `legend: * loaded on resume  o not loaded  ! orphaned branch (score 0-1)  = compacted`,
+  ];
+  for (const line of tree.lines) {
+    if (line.kind === 'fork') {
+      out.push(`${rails(line.depth)}|\\`.trimEnd());
+    } else if (line.kind === 'more') {
+      out.push(`${`${rails(line.depth)}:`.padEnd(width + 1)}${paint('dim', `… ${line.count.toLocaleString('en-US')} more`)}`);
+    } else {
+      const { record: r, glyph, orphan } = line.node;
+      const graph = `${rails(line.depth)}${paint(GLYPH_STYLE[glyph], glyph)}${' '.repeat(width - 2 * line.depth - 1)}`;
+      const id = paint('yellow', (r.uuid ?? '').slice(0, 8).padEnd(8));
+      const label =
+        orphan !== undefined
+          ? `${paint('red', `[orphaned: ${orphan.reason}; score ${orphan.score.toFixed(2)}]`)} `
+          : '';
+      const labelLength = orphan === undefined ? 0 : `[orphaned: ${orphan.reason}; score ${orphan.score.toFixed(2)}] `.length;
+      const text =
+        glyph === '=' ? (r.subtype === 'compact_boundary' ? 'compacted' : `compacted (${r.subtype ?? 'boundary'})`) : rowText(r, Math.max(10, options.textWidth - labelLength));
+      out.push(`${graph} ${id} ${r.type.padEnd(10)} ${paint('dim', clock(r.time))}  ${label}${text}`.trimEnd());
+    }
+  }
+  if (tree.lines.length === 0) out.push('(no conversation records)');
+  return `${out.join('\n')}\n`;
+}
+
+export function treeCommand(io: Io, setExit: (code: number) => void): Command {
+  return new Command('tree')
+    .description('the conversation as a `git log --graph`-style tree: main thread, forks, orphaned branches (oldest first)')
+    .argument('<session>', 'a session file, or a session id (or its first 8+ characters) under the Claude Code projects folder')
+    .option('-a, --all', `show every record (by default linear runs of more than ${COLLAPSE_OVER} are collapsed to "… N more")`)
+    .option('--no-color', 'no colour, even on a terminal (NO_COLOR is honoured too)')
+    .addHelpText(
+      'after',
+      `
+Oldest first: the graph reads top to bottom like the conversation (git log --graph upside down).
+  *  a record on the chain \`claude --resume\` loads (the main thread)
+  o  a record resume does not load (an abandoned fork, history before a break)
+  !  the first record of an orphaned branch: its parent is null or missing where it should not be;
+     the score (0-1) says how likely the branch is a broken-off part of the conversation
+  =  a compact boundary, under the record it summarises
+  |\\ a fork: the side branch is shown first, then the line that goes on
+Rows: graph, uuid (8 characters), type, time (UTC), the start of the text. Progress and metadata records are not shown.
+
+Examples:
+  cclint tree 3f2a9c1e              a session by id (or its first 8 characters)
+  cclint tree --all session.jsonl   every record, no collapsed runs`,
+    )
+    .action((session: string, options: { all?: boolean; color?: boolean }) => {
+      const index = loadSession(session, io);
+      const tree = buildTree(index, resumeModel(index), { all: options.all === true });
+      const columns = io.stdout.isTTY ? io.stdout.columns : undefined;
+      const prefix = graphWidth(tree) + 1 + 9 + 11 + 10;
+      io.stdout.write(
+        renderTree(index.file.displayPath, tree, {
+          paint: painter(useColor(io.stdout, io.env, options.color)),
+          textWidth: columns !== undefined && columns > 0 ? Math.max(20, columns - prefix - 1) : 72,
+        }),
+      );
+      setExit(0);
+    });
+}

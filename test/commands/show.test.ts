@@ -1,0 +1,175 @@
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { classifyPath } from '../../src/core/discovery.js';
+import { indexFile } from '../../src/core/linter.js';
+import { resumeModel } from '../../src/core/resume.js';
+import { cut, oneLine, percent } from '../../src/commands/render.js';
+import { type Sandbox, assistant, id, run, sandbox, sid, toolResult, user } from './fixture.js';
+
+let box: Sandbox;
+beforeEach(() => {
+  box = sandbox();
+});
+afterEach(() => box.cleanup());
+
+const REL = `claude/projects/-home-u-proj/${sid(1)}.jsonl`;
+
+/** History 1–4, then a prompt whose parent exists nowhere: resume loads only 5–6. */
+function writePhantom(): string {
+  return box.write(`${sid(1)}.jsonl`, [
+    user(1, null, 'first prompt\nwith two lines'),
+    assistant(2, 1, 'Let me look.', { tools: [['toolu_1', 'Bash'], ['toolu_2', 'Read']] }),
+    toolResult(3, 2, 'toolu_1'),
+    toolResult(4, 3, 'toolu_2'),
+    assistant(5, 4, 'done'),
+    user(6, 99, 'second prompt'),
+    assistant(7, 6, 'second answer'),
+  ]);
+}
+
+describe('cclint show', () => {
+  it('prints the messages resume loads, with a header, the cut and what is missing', async () => {
+    writePhantom();
+    const r = await run(['show', REL], box);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.split('\n')).toEqual([
+      `${REL}: resume loads 2 of 7 messages (fidelity 28.5%); times UTC`,
+      '⋯ history cut: the parent of line 6 (00000099) is not in the file',
+      '03:06:00  user       second prompt',
+      '03:07:00  assistant  second answer',
+      '5 messages of the conversation are not loaded; `--intended` shows them, `cclint fix` repairs the break',
+      '',
+    ]);
+  });
+
+  it('--intended shows the whole conversation and marks what resume loses', async () => {
+    writePhantom();
+    const r = await run(['show', '--intended', REL], box);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')).toEqual([
+      `${REL}: 7 messages intended, resume loads 2 (fidelity 28.5%); - marks the 5 messages it loses; times UTC`,
+      '- 03:01:00  user       first prompt⏎with two lines',
+      '- 03:02:00  assistant  Let me look. → Bash, Read',
+      '- 03:03:00  user       [tool result]',
+      '- 03:04:00  user       [tool result]',
+      '- 03:05:00  assistant  done',
+      '  03:06:00  user       second prompt',
+      '  03:07:00  assistant  second answer',
+      '',
+    ]);
+  });
+
+  it('--format json lists exactly resumeModel(index).messages, in order', async () => {
+    const file = writePhantom();
+    const r = await run(['show', '--format', 'json', file], box);
+    expect(r.code).toBe(0);
+    const resume = resumeModel(indexFile(classifyPath(file, box.dir)));
+    const expected = resume.messages.map((m) => ({ uuid: m.uuid, type: m.type, timestamp: m.timestamp, text: m.excerpt }));
+    expect(JSON.parse(r.stdout)).toEqual({ messages: expected });
+    expect(JSON.parse(r.stdout)).toEqual({
+      messages: [
+        { uuid: id(6), type: 'user', timestamp: '2026-01-05T03:06:00.000Z', text: 'second prompt' },
+        { uuid: id(7), type: 'assistant', timestamp: '2026-01-05T03:07:00.000Z', text: 'second answer' },
+      ],
+    });
+  });
+
+  it('--intended --format json lists the intended messages, flagging the lost ones', async () => {
+    const file = writePhantom();
+    const r = await run(['show', '--intended', '-f', 'json', file], box);
+    const { messages } = JSON.parse(r.stdout) as { messages: Array<{ uuid: string; lost: boolean }> };
+    const resume = resumeModel(indexFile(classifyPath(file, box.dir)));
+    expect(messages.map((m) => m.uuid)).toEqual(resume.intendedMessages.map((m) => m.uuid));
+    expect(messages.length).toBeGreaterThan(resume.messages.length);
+    expect(messages.filter((m) => !m.lost).map((m) => m.uuid)).toEqual([id(6), id(7)]);
+    expect(messages.filter((m) => m.lost)).toHaveLength(5);
+  });
+
+  it('a healthy session loads everything and says nothing more', async () => {
+    box.write(`${sid(1)}.jsonl`, [user(1, null, 'hello'), assistant(2, 1, 'hi')]);
+    const r = await run(['show', REL], box);
+    expect(r.stdout).toBe(
+      `${REL}: resume loads 2 of 2 messages (fidelity 100%); times UTC\n03:01:00  user       hello\n03:02:00  assistant  hi\n`,
+    );
+  });
+
+  it('finds a session by id, or by its first 8 characters, under CLAUDE_CONFIG_DIR/projects', async () => {
+    writePhantom();
+    box.write(`${sid(2)}.jsonl`, [user(1, null, 'other', { session: sid(2) })], '-home-u-other');
+    const byId = await run(['show', '-f', 'json', sid(1)], box);
+    const byPrefix = await run(['show', '-f', 'json', sid(1).slice(0, 8)], box);
+    expect(byId.code).toBe(0);
+    expect(byPrefix.stdout).toBe(byId.stdout);
+    const other = await run(['show', sid(2)], box, { cwd: path.join(box.dir, 'elsewhere') });
+    expect(other.stdout.split('\n')[0]).toBe(
+      `${path.join(box.projects, '-home-u-other', `${sid(2)}.jsonl`)}: resume loads 1 of 1 message (fidelity 100%); times UTC`,
+    );
+  });
+
+  it('an unknown session id is exit 2 with one line on stderr', async () => {
+    writePhantom();
+    const r = await run(['show', sid(9)], box);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`cclint: no session ${sid(9)} under ${box.projects} (pass a file path, or set CLAUDE_CONFIG_DIR)\n`);
+  });
+
+  it('a missing file path or a folder is exit 2', async () => {
+    expect(await run(['show', 'nowhere/x.jsonl'], box)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'cclint: nowhere/x.jsonl: no such file or folder\n',
+    });
+    const folder = await run(['show', 'claude'], box);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toMatch(/^cclint: claude is a folder; give one session file or session id/);
+  });
+
+  it('two sessions matching a short prefix are ambiguous; shorter than 8 characters is no id', async () => {
+    const twin = '5e550001-9999-4000-8000-000000000000';
+    box.write(`${sid(1)}.jsonl`, [user(1, null, 'a')]);
+    box.write(`${twin}.jsonl`, [user(1, null, 'b', { session: twin })], '-home-u-other');
+    const r = await run(['show', '5e550001'], box);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `cclint: session 5e550001 is ambiguous: 2 files match under ${box.projects} (-home-u-other/${twin}.jsonl, -home-u-proj/${sid(1)}.jsonl); pass the file path\n`,
+    );
+    expect((await run(['show', '5e55000'], box)).stderr).toBe('cclint: 5e55000: no such file or folder\n');
+  });
+
+  it('cuts text to the terminal width on a TTY, and to 100 characters otherwise', async () => {
+    const long = 'x'.repeat(115);
+    box.write(`${sid(1)}.jsonl`, [user(1, null, long)]);
+    const tty = await run(['show', '--no-color', REL], box, { tty: true, columns: 50 });
+    expect(tty.stdout.split('\n')[1]).toBe(`03:01:00  user       ${'x'.repeat(27)}…`);
+    expect(Array.from(tty.stdout.split('\n')[1] as string)).toHaveLength(49);
+    const pipe = await run(['show', REL], box);
+    expect(pipe.stdout.split('\n')[1]).toBe(`03:01:00  user       ${'x'.repeat(99)}…`);
+  });
+
+  it('colours only on a terminal, and never with --no-color or NO_COLOR', async () => {
+    box.write(`${sid(1)}.jsonl`, [user(1, null, 'hello')]);
+    expect((await run(['show', REL], box, { tty: true })).stdout).toContain('\u001b[');
+    expect((await run(['show', '--no-color', REL], box, { tty: true })).stdout).not.toContain('\u001b[');
+    expect((await run(['show', REL], box, { tty: true, env: { NO_COLOR: '1' } })).stdout).not.toContain('\u001b[');
+    expect((await run(['show', REL], box)).stdout).not.toContain('\u001b[');
+  });
+});
+
+describe('show rendering helpers', () => {
+  it('oneLine shows newlines as ⏎ and drops control characters', () => {
+    expect(oneLine('a\nb\r\nc\td\u0007')).toBe('a⏎b⏎c d');
+  });
+  it('cut ends in … only when it cuts', () => {
+    expect(cut('abcdef', 6)).toBe('abcdef');
+    expect(cut('abcdef', 4)).toBe('abc…');
+    expect(cut('a😀b😀c', 3)).toBe('a😀…');
+  });
+  it('percent never rounds a loss up to 100%', () => {
+    expect(percent(1)).toBe('100%');
+    expect(percent(0.9996)).toBe('99.9%');
+    expect(percent(0.5)).toBe('50%');
+    expect(percent(0)).toBe('0%');
+  });
+});
