@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { CclintError, UsageError } from './core/errors.js';
 import type { Io } from './io.js';
 import { checkCommand } from './commands/check.js';
+import { fixCommand } from './commands/fix.js';
 import { explainCommand, rulesCommand } from './commands/rules.js';
 import { restoreCommand } from './commands/restore.js';
 import { sessionsCommand } from './commands/sessions.js';
@@ -36,6 +37,7 @@ Start with:
     );
   for (const command of [
     checkCommand(io, setExit),
+    fixCommand(io, setExit),
     sessionsCommand(io, setExit),
     showCommand(io, setExit),
     treeCommand(io, setExit),
