@@ -82,8 +82,11 @@ export function previousConversational(index: SessionIndex, r: RecordSummary): R
 export function expectedRoot(index: SessionIndex, r: RecordSummary): ExpectedRoot | undefined {
   if (isCompactBoundary(r)) return 'compact-boundary';
   const f = facts(index);
-  if (r.ordinal <= f.firstChainRow) return 'first-record';
-  const prev = previousConversational(index, r);
+  // Claude Code keeps a repeated uuid's last body at its first position, so
+  // a re-written first prompt is still the first record.
+  const at = (r.uuid === undefined ? undefined : index.duplicates.get(r.uuid)?.[0]) ?? r;
+  if (at.ordinal <= f.firstChainRow) return 'first-record';
+  const prev = previousConversational(index, at);
   if (r.isSidechain && !isAgentFile(index)) {
     // A 1.0.x inline Task: a sidechain user row holding the prompt the Task
     // tool sent starts its own tree inside the main file.

@@ -50,8 +50,15 @@ function fixFor(index: SessionIndex, bad: InvalidLine): Fix | undefined {
         `Split the ${bad.recoveredRecords} glued records onto their own lines`,
         'safe',
       );
-    case 'bom':
-      return replaceLineFix(index, 1, () => [JSON.parse(index.lineText(1)) as JsonObject], 'Remove the byte-order mark', 'safe');
+    case 'bom': {
+      // Only a first line that is one clean record can be rewritten without
+      // its BOM here; a damaged first line has its own fix, which drops the
+      // BOM with the damage, and a blank one can simply go.
+      const first = parseLine(index.lineText(1), bad.terminated);
+      if (first === undefined) return deleteLinesFix(index, [1], 'Delete the blank first line and its byte-order mark', 'safe');
+      if (first.invalid !== undefined) return undefined;
+      return replaceLineFix(index, 1, () => first.records, 'Remove the byte-order mark', 'safe');
+    }
     default:
       return undefined;
   }

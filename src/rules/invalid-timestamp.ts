@@ -36,7 +36,10 @@ export default defineRule({
     for (const record of index.records) {
       if (!index.isChainRow(record) && record.type !== 'progress') continue;
       if (record.timestamp === undefined) {
-        report({ messageId: 'missing', data: { type: record.type }, record });
+        // The summary keeps string timestamps only; tell absent from non-string.
+        const raw = index.recordObject(record)?.timestamp;
+        if (raw === undefined) report({ messageId: 'missing', data: { type: record.type }, record });
+        else report({ messageId: 'invalid', data: { value: String(JSON.stringify(raw)).slice(0, 40) }, record });
       } else if (!ISO_UTC.test(record.timestamp) || Number.isNaN(record.time)) {
         report({ messageId: 'invalid', data: { value: record.timestamp.slice(0, 40) }, record });
       }

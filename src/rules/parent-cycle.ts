@@ -53,7 +53,12 @@ export default defineRule({
         let target = previousConversational(index, closer);
         // Outside the cycle, in the same segment, and not hanging off the
         // cycle itself (that would close a new one).
-        while (target !== undefined && (inCycle.has(target) || reaches(index, target, closer))) {
+        // An older body of a reused uuid is no target: its uuid is the link
+        // being replaced.
+        while (
+          target !== undefined &&
+          (inCycle.has(target) || index.byUuid.get(target.uuid as string) !== target || reaches(index, target, closer))
+        ) {
           target = previousConversational(index, target);
         }
         if (target !== undefined && index.segmentOf(target) !== index.segmentOf(closer)) target = undefined;

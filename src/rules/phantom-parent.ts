@@ -78,7 +78,7 @@ export default defineRule({
         });
         continue;
       }
-      if (resume.end.kind === 'missing-parent' && resume.end.at === record) {
+      if (resume.end.kind === 'missing-parent' && resume.end.at === record && resume.total > resume.loaded) {
         report({ messageId: 'cutsHistory', data: { parent: shortId(parent), lost: resume.total - resume.loaded }, record, fix });
       } else {
         report({ messageId: 'missing', data: { parent: shortId(parent) }, record, fix });

@@ -26,8 +26,12 @@ import { isAgentFile } from '../core/analysis.js';
 import { MAX_PROJECT_KEY_PREFIX, projectKey } from '../core/project-key.js';
 import { defineRule } from './rule.js';
 
-/** A folder name that could have come from the encoder. */
-const KEY_LIKE = /^(-|[A-Za-z]--)[A-Za-z0-9-]*$/;
+/**
+ * A folder name that starts the way an encoded absolute path does. The rest
+ * is not constrained: a folder made by another encoder (one that kept `_` or
+ * `.`) is exactly what this rule is for.
+ */
+const KEY_LIKE = /^(-|[A-Za-z]--)/;
 
 export default defineRule({
   meta: {
