@@ -29,8 +29,8 @@ export interface PlanPolicy {
   /** Applicabilities to apply: `safe`, plus `unsafe` with `--unsafe`. */
   readonly allow: ReadonlySet<Applicability>;
   /**
-   * Only these rules may fix (from `--rule`). Fixes of info-level findings
-   * apply only when their rule is named here.
+   * Only these rules may fix (from `--rule`). Rules whose fixes are opt-in
+   * (`meta.optInFix`) fix only when named here.
    */
   readonly rules?: ReadonlySet<string> | undefined;
   /**
@@ -184,6 +184,7 @@ export async function planFile(
   const declined = new Set<string>();
   const history: string[] = [sha256(bytes)];
   const ruleOrder = new Map(lint.rules.map((r, i) => [r.meta.id, i]));
+  const optIn = new Set(lint.rules.filter((r) => r.meta.optInFix === true).map((r) => r.meta.id));
   const skip = (c: Candidate, reason: string): void => {
     const key = `${c.finding.ruleId}:${c.finding.line}:${c.fix.title}`;
     skipped.set(key, {
@@ -206,9 +207,9 @@ export async function planFile(
       const identity = `${finding.ruleId}:${finding.uuid ?? finding.line}:${fix.title}`;
       if (declined.has(identity)) continue;
       if (policy.rules !== undefined && !policy.rules.has(finding.ruleId)) continue;
-      // An info finding is not a problem; rewriting it is a style choice the
-      // person makes by naming the rule (string-content on every typed prompt).
-      if (finding.severity === 'info' && policy.rules?.has(finding.ruleId) !== true) continue;
+      // Opt-in fixes change what a healthy session holds (content shape,
+      // synthetic tool results); the person asks for them by naming the rule.
+      if (optIn.has(finding.ruleId) && policy.rules?.has(finding.ruleId) !== true) continue;
       const edits = fix.edits();
       if (edits.length === 0) continue;
       let applicability = fix.applicability;

@@ -14,21 +14,70 @@
  * tool call is unanswered, or adds a synthetic error result.
  *
  * ## Fix
- * None automatically yet; `cclint fix` will offer an unsafe synthetic
- * `is_error` result. A tool call at the very end of a live session is
- * legitimately unanswered until the tool returns.
+ * Where the call ends its branch (the assistant record has no children),
+ * insert right after it a user record holding a synthetic `is_error`
+ * `tool_result` for each unanswered id, as Claude Code itself does at
+ * request time (format.md §11.7). Unsafe: it writes a result the tool never
+ * produced, and a session that is still running may yet answer the call.
+ * Where the branch goes on, no fix: a result there would fork the chain.
+ * Opt-in: applied only with `--rule dangling-tool-use`, because Claude Code
+ * repairs pairing itself and a healthy session interrupted mid-call should
+ * come out of `fix` unchanged.
  *
  * ## Known false positives
  * A session that is still running; a result written into a subagent file.
  */
+import { createHash } from 'node:crypto';
 import type { RecordSummary } from '../core/records.js';
+import type { SessionIndex } from '../core/session-index.js';
+import type { Fix, JsonObject } from '../core/types.js';
+import { serializeRecord } from '../core/records.js';
 import { defineRule, shortId } from './rule.js';
+
+const ENVELOPE = ['isSidechain', 'userType', 'cwd', 'sessionId', 'version', 'gitBranch', 'agentId', 'slug'] as const;
+
+/** A deterministic v4-shaped uuid for the synthetic record. */
+function syntheticUuid(seed: string): string {
+  const h = createHash('sha256').update(seed).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-9${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+function syntheticResultFix(index: SessionIndex, record: RecordSummary, ids: readonly string[]): Fix {
+  return {
+    title: `Insert a synthetic is_error tool_result for ${ids.length} unanswered call(s)`,
+    applicability: 'unsafe',
+    edits: () => {
+      const assistant = index.recordObject(record);
+      if (assistant === undefined) return [];
+      const row: JsonObject = { parentUuid: record.uuid };
+      for (const key of ENVELOPE) if (assistant[key] !== undefined) row[key] = assistant[key];
+      Object.assign(row, {
+        type: 'user',
+        message: {
+          role: 'user',
+          content: ids.map((id) => ({
+            type: 'tool_result',
+            tool_use_id: id,
+            is_error: true,
+            content: '[Tool result missing: the session ended before this call\'s result was recorded]',
+          })),
+        },
+        uuid: syntheticUuid(`${record.uuid ?? ''}:${ids.join(',')}`),
+        timestamp: record.timestamp,
+        sourceToolAssistantUUID: record.uuid,
+      });
+      return [{ kind: 'insertAfter', line: record.line, after: [serializeRecord(row)] }];
+    },
+  };
+}
 
 export default defineRule({
   meta: {
     id: 'dangling-tool-use',
     description: 'Every tool_use is answered by a tool_result on its branch',
     severity: 'warning',
+    fixable: 'unsafe',
+    optInFix: true,
     messages: {
       dangling: 'tool_use {id} ({count} in this message) has no tool_result after it on its branch',
     },
@@ -55,14 +104,16 @@ export default defineRule({
         record.messageId === undefined
           ? [record]
           : (byMessageId.get(`${record.isSidechain}:${record.agentId ?? ''}:${record.messageId}`) ?? [record]);
-      for (const id of record.toolUseIds) {
-        const answered = (resultsById.get(id) ?? []).some(
-          (result) =>
-            result.sourceToolAssistantUuid === record.uuid || siblings.some((s) => index.isAncestor(s, result)),
-        );
-        if (!answered) {
-          report({ messageId: 'dangling', data: { id: shortId(id), count: record.toolUseIds.length }, record });
-        }
+      const unanswered = record.toolUseIds.filter(
+        (id) =>
+          !(resultsById.get(id) ?? []).some(
+            (result) => result.sourceToolAssistantUuid === record.uuid || siblings.some((s) => index.isAncestor(s, result)),
+          ),
+      );
+      const endsBranch = record.uuid !== undefined && index.childrenOf(record.uuid).length === 0 && record.recovery === undefined;
+      const fix = unanswered.length > 0 && endsBranch ? syntheticResultFix(index, record, unanswered) : undefined;
+      for (const id of unanswered) {
+        report({ messageId: 'dangling', data: { id: shortId(id), count: record.toolUseIds.length }, record, fix });
       }
     }
   },

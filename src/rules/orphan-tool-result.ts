@@ -15,15 +15,41 @@
  * strips such results on load; older versions fail on every turn.
  *
  * ## Fix
- * None automatically yet; removing the orphan result is unsafe (it deletes
- * tool output) and comes with `cclint fix --unsafe`.
+ * Remove the orphan `tool_result` block; when nothing else is left in the
+ * record, delete the record and point its children at its parent (the
+ * manual fix documented in #8484). Unsafe: it deletes tool output, which
+ * stays in the backup. Opt-in: applied only with `--rule orphan-tool-result`.
  *
  * ## Known false positives
  * When the walk up meets a phantom parent the rule stays silent (that break
  * is reported by phantom-parent) rather than guess.
  */
 import type { RecordSummary } from '../core/records.js';
+import type { SessionIndex } from '../core/session-index.js';
+import type { Fix, JsonObject, RecordEdit } from '../core/types.js';
+import { setFieldsEdits } from '../repair/fixes.js';
 import { defineRule, shortId } from './rule.js';
+
+function removeResultsFix(index: SessionIndex, record: RecordSummary, orphans: ReadonlySet<string>): Fix {
+  return {
+    title: `Remove ${orphans.size} orphan tool_result block(s)`,
+    applicability: 'unsafe',
+    edits: () => {
+      const obj = index.recordObject(record);
+      const message = obj?.message as JsonObject | undefined;
+      if (obj === undefined || message === undefined || !Array.isArray(message.content)) return [];
+      const kept = (message.content as JsonObject[]).filter(
+        (b) => !(b?.type === 'tool_result' && typeof b.tool_use_id === 'string' && orphans.has(b.tool_use_id)),
+      );
+      if (kept.length > 0) return setFieldsEdits(index, record, { message: { ...message, content: kept } });
+      const edits: RecordEdit[] = [{ kind: 'delete', line: record.line, before: index.lineText(record.line) }];
+      for (const child of record.uuid === undefined ? [] : index.childrenOf(record.uuid)) {
+        edits.push(...setFieldsEdits(index, child, { parentUuid: record.parentUuid ?? null }));
+      }
+      return edits;
+    },
+  };
+}
 
 const MAX_WALK = 10_000;
 
@@ -32,6 +58,8 @@ export default defineRule({
     id: 'orphan-tool-result',
     description: 'Every tool_result answers a tool_use of the assistant turn before it',
     severity: 'warning',
+    fixable: 'unsafe',
+    optInFix: true,
     messages: {
       orphan: 'tool_result for {id} has no matching tool_use in the assistant turn before it',
       noTurn: 'tool_result for {id} has no assistant turn before it (the conversation starts here)',
@@ -79,9 +107,10 @@ export default defineRule({
       if (record.sourceToolAssistantUuid !== undefined) {
         for (const id of index.byUuid.get(record.sourceToolAssistantUuid)?.toolUseIds ?? []) ids.add(id);
       }
-      for (const id of record.toolResultIds) {
-        if (ids.has(id)) continue;
-        report({ messageId: assistant === undefined ? 'noTurn' : 'orphan', data: { id: shortId(id) }, record });
+      const orphans = new Set(record.toolResultIds.filter((id) => !ids.has(id)));
+      const fix = orphans.size > 0 && record.recovery === undefined ? removeResultsFix(index, record, orphans) : undefined;
+      for (const id of orphans) {
+        report({ messageId: assistant === undefined ? 'noTurn' : 'orphan', data: { id: shortId(id) }, record, fix });
       }
     }
   },

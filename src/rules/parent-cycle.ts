@@ -3,8 +3,11 @@
  *
  * ## What it detects
  * Following `parentUuid` from a record comes back to where it started. The
- * finding is on the record whose link closes the cycle: the member written
- * last in the file.
+ * finding is on the record whose link closes the cycle. Claude Code writes a
+ * parent before its child, so in a cycle the odd link out is the one that
+ * points forward in the file (to a record written later); when several do,
+ * the last such member is reported, and when none does, the member written
+ * last.
  *
  * ## Why it matters
  * Claude Code 2.1.330 stops at the repeat and resumes a partial history;
@@ -48,7 +51,8 @@ export default defineRule({
       }
       if (current !== undefined && state.get(current) === 1) {
         const members = path.slice(path.indexOf(current));
-        const closer = members.reduce((a, b) => (b.ordinal > a.ordinal ? b : a));
+        const forward = members.filter((m) => (index.parentOf(m)?.ordinal ?? -1) > m.ordinal);
+        const closer = (forward.length > 0 ? forward : members).reduce((a, b) => (b.ordinal > a.ordinal ? b : a));
         const inCycle = new Set(members);
         let target = previousConversational(index, closer);
         // Outside the cycle, in the same segment, and not hanging off the

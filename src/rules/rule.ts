@@ -18,6 +18,12 @@ export interface RuleMeta {
   readonly severity: Severity;
   /** The strongest applicability this rule's fixes may have; absent: never fixes. */
   readonly fixable?: Applicability | undefined;
+  /**
+   * The fix changes what a healthy session contains (normalised content,
+   * synthetic tool results) rather than repairing a break, so `cclint fix`
+   * applies it only when the rule is named with `--rule`.
+   */
+  readonly optInFix?: boolean | undefined;
   /** messageId → template with `{placeholders}`. */
   readonly messages: Readonly<Record<string, string>>;
 }

@@ -14,6 +14,7 @@
  * Normalise to `[{"type":"text","text":…}]`. Unsafe and opt-in: Claude Code's
  * picker and several tools tell a typed prompt from a tool result by the
  * string shape, so the rewrite can change how the session is listed.
+ * Opt-in: applied only with `--rule string-content`.
  *
  * ## Known false positives
  * By design every typed prompt is reported; turn the rule off in
@@ -29,6 +30,7 @@ export default defineRule({
     description: 'User message content is an array of blocks',
     severity: 'info',
     fixable: 'unsafe',
+    optInFix: true,
     messages: {
       string: 'user message content is a plain string, not an array of blocks',
     },

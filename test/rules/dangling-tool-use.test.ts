@@ -65,15 +65,16 @@ ruleTester(rule, {
   ],
   invalid: [
     {
-      // peers.md §3 row 5a: an interrupted tool call (#473, #6836).
+      // peers.md §3 row 5a: an interrupted tool call (#473, #6836). The branch
+      // goes on after the call, so a synthetic result would fork it: no fix.
       name: 'a tool call never answered',
       records: [user('u1'), assistant('a1', { parent: 'u1', toolUse: ['t1'] }), user('u2', { parent: 'a1' })],
-      errors: [{ messageId: 'dangling', line: 2, uuid: 'a1' }],
+      errors: [{ messageId: 'dangling', line: 2, uuid: 'a1', fix: null }],
     },
     {
       name: 'one of two calls in a row answered: one finding for the other',
       records: [user('u1'), assistant('a1', { parent: 'u1', toolUse: ['t1', 't2'] }), toolResult('r1', { parent: 'a1', toolUseId: 't1' })],
-      errors: [{ messageId: 'dangling', line: 2, uuid: 'a1' }],
+      errors: [{ messageId: 'dangling', line: 2, uuid: 'a1', fix: null }],
     },
     {
       name: 'the only result sits on another branch',
@@ -83,12 +84,12 @@ ruleTester(rule, {
         user('u2', { parent: 'u1' }),
         toolResult('r1', { parent: 'u2', toolUseId: 't1' }),
       ],
-      errors: [{ messageId: 'dangling', line: 2, uuid: 'a1' }],
+      errors: [{ messageId: 'dangling', line: 2, uuid: 'a1', fix: { applicability: 'unsafe' } }],
     },
     {
       name: 'a result with the same id before the call does not answer it',
       records: [user('u1'), toolResult('r0', { parent: 'u1', toolUseId: 't1' }), assistant('a1', { parent: 'r0', toolUse: ['t1'] })],
-      errors: [{ messageId: 'dangling', line: 3, uuid: 'a1' }],
+      errors: [{ messageId: 'dangling', line: 3, uuid: 'a1', fix: { applicability: 'unsafe' } }],
     },
     {
       name: 'same message.id but a different sidechain flag is not a sibling',
@@ -98,7 +99,7 @@ ruleTester(rule, {
         assistant('x1', { parent: 'u1', messageId: 'M', isSidechain: true }),
         toolResult('r1', { parent: 'x1', isSidechain: true, toolUseId: 't1' }),
       ],
-      errors: [{ messageId: 'dangling', line: 2, uuid: 'a1' }],
+      errors: [{ messageId: 'dangling', line: 2, uuid: 'a1', fix: { applicability: 'unsafe' } }],
     },
   ],
 });

@@ -58,7 +58,7 @@ ruleTester(rule, {
     {
       name: 'a result for a call the previous turn did not make',
       records: [user('u1'), assistant('a1', { parent: 'u1', toolUse: ['t1'] }), toolResult('r1', { parent: 'a1', toolUseId: 't2' })],
-      errors: [{ messageId: 'orphan', line: 3, uuid: 'r1' }],
+      errors: [{ messageId: 'orphan', line: 3, uuid: 'r1', fix: { applicability: 'unsafe' } }],
     },
     {
       name: 'a result for a call of an earlier turn',
@@ -69,7 +69,7 @@ ruleTester(rule, {
         assistant('a2', { parent: 'r1', toolUse: ['t2'] }),
         toolResult('r2', { parent: 'a2', toolUseIds: ['t2', 't1'] }),
       ],
-      errors: [{ messageId: 'orphan', line: 5, uuid: 'r2' }],
+      errors: [{ messageId: 'orphan', line: 5, uuid: 'r2', fix: { applicability: 'unsafe' } }],
     },
     {
       // peers.md §3 row 5b: compaction summarised the tool_use away (#8484).
@@ -81,17 +81,17 @@ ruleTester(rule, {
         compactSummary('s1', { parent: 'cb' }),
         toolResult('r1', { parent: 's1', toolUseId: 't1' }),
       ],
-      errors: [{ messageId: 'noTurn', line: 5, uuid: 'r1' }],
+      errors: [{ messageId: 'noTurn', line: 5, uuid: 'r1', fix: { applicability: 'unsafe' } }],
     },
     {
       name: 'a result that starts the file',
       records: [toolResult('r1', { toolUseId: 't1' }), assistant('a1', { parent: 'r1' })],
-      errors: [{ messageId: 'noTurn', line: 1, uuid: 'r1' }],
+      errors: [{ messageId: 'noTurn', line: 1, uuid: 'r1', fix: { applicability: 'unsafe' } }],
     },
     {
       name: 'a result parented to a typed prompt',
       records: [user('u1'), assistant('a1', { parent: 'u1', toolUse: ['t1'] }), user('u2', { parent: 'a1' }), toolResult('r1', { parent: 'u2', toolUseId: 't1' })],
-      errors: [{ messageId: 'noTurn', line: 4, uuid: 'r1' }],
+      errors: [{ messageId: 'noTurn', line: 4, uuid: 'r1', fix: { applicability: 'unsafe' } }],
     },
   ],
 });
