@@ -37,7 +37,7 @@ export async function runCheck(
 ): Promise<CheckRun> {
   const lint = lintOptions(io, options.config, options.rule);
   const { inputs } = resolveInputs(paths, io);
-  const discovery = discover(inputs, io.cwd);
+  const discovery = discover(inputs, io.cwd, { groupLegacyAgents: false });
   let unreadableExplicit = false;
   for (const problem of discovery.problems) {
     io.stderr.write(`cclint: ${problem.message}\n`);

@@ -18,11 +18,8 @@ import { countBySeverity } from '../core/types.js';
 import { critical } from '../interrupt.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
-import { colorDiff, filePatch, renderPatch } from '../repair/diff.js';
-import { planFile, type PlanPolicy } from '../repair/plan.js';
+import type { PlanPolicy } from '../repair/plan.js';
 import type { Decider, FilePlan } from '../repair/types.js';
-import { cclintHome, commitPlan } from '../repair/write.js';
-import { nodeFs } from '../repair/fs-port.js';
 import { collect, lintOptions, resolveInputs } from './shared.js';
 import { VERSION } from '../version.js';
 
@@ -60,8 +57,10 @@ async function enquirerAsk(question: string): Promise<string> {
   }
 }
 
+type DiffModule = typeof import('../repair/diff.js');
+
 /** The changed lines of one fix, shown the way the dry-run diff shows them. */
-function fixHunk(index: SessionIndex, edits: readonly RecordEdit[]): string {
+function fixHunk({ filePatch, renderPatch }: DiffModule, index: SessionIndex, edits: readonly RecordEdit[]): string {
   const lines: string[] = [];
   for (const e of edits) {
     if (e.kind === 'delete') lines.push(`@@ line ${e.line} @@`, `-${e.before}`);
@@ -74,7 +73,11 @@ function fixHunk(index: SessionIndex, edits: readonly RecordEdit[]): string {
   return rendered === '' ? lines.join('\n') : rendered;
 }
 
-function interactivePolicy(io: Io, color: boolean): { decide: NonNullable<PlanPolicy['decide']>; quit: () => boolean } {
+function interactivePolicy(
+  io: Io,
+  color: boolean,
+  diff: DiffModule,
+): { decide: NonNullable<PlanPolicy['decide']>; quit: () => boolean } {
   const ask = io.ask ?? enquirerAsk;
   const ruleChoice = new Map<string, boolean>();
   let quit = false;
@@ -88,7 +91,7 @@ function interactivePolicy(io: Io, color: boolean): { decide: NonNullable<PlanPo
       if (remembered !== undefined) return remembered;
       io.stdout.write(
         `\n${index.file.displayPath}:${finding.line}  ${finding.ruleId}  ${finding.message}\n` +
-          `${fix.applicability === 'unsafe' ? '[unsafe] ' : ''}${fix.title}\n${colorDiff(fixHunk(index, edits), paint)}\n`,
+          `${fix.applicability === 'unsafe' ? '[unsafe] ' : ''}${fix.title}\n${diff.colorDiff(fixHunk(diff, index, edits), paint)}\n`,
       );
       for (;;) {
         const answer = (await ask('Apply this fix? [y,n,a,d,q,?]')).trim().toLowerCase();
@@ -172,6 +175,12 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
         throw new UsageError('fix needs a terminal to ask on; pass --yes to apply safe fixes without asking, or --dry-run to review them');
       }
       const color = useColor(io.stdout, io.env, options.color);
+      // The write path loads only when fix runs, so `check` starts fast.
+      const diff = await import('../repair/diff.js');
+      const { colorDiff, filePatch, renderPatch } = diff;
+      const { planFile } = await import('../repair/plan.js');
+      const { cclintHome, commitPlan } = await import('../repair/write.js');
+      const { nodeFs } = await import('../repair/fs-port.js');
       const lint = lintOptions(io, options.config, []);
       const { inputs } = resolveInputs(paths, io);
       const discovery = discover(inputs, io.cwd);
@@ -182,7 +191,7 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
       }
       const allow = new Set<Applicability>(options.unsafe === true ? ['safe', 'unsafe'] : ['safe']);
       const only = options.rule.length > 0 ? new Set(options.rule) : undefined;
-      const prompts = interactive ? interactivePolicy(io, color) : undefined;
+      const prompts = interactive ? interactivePolicy(io, color, diff) : undefined;
       const registry = new ProjectRegistry(discovery.projectFiles);
       const plans: FilePlan[] = [];
       const fsPort = nodeFs();

@@ -4,19 +4,27 @@
  * never half-way through a scan.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ConfigError } from './errors.js';
 import type { SeveritySetting } from './types.js';
 
-const severitySetting = z.enum(['off', 'info', 'warning', 'error']);
+const SEVERITY_SETTINGS: readonly SeveritySetting[] = ['off', 'info', 'warning', 'error'];
 
-export const configSchema = z.strictObject({
-  $schema: z.string().optional(),
-  rules: z.record(z.string(), severitySetting).optional(),
-});
+/**
+ * The config schema, built on first use: most runs have no config file, and
+ * loading zod costs more start-up time than the rest of a small check.
+ */
+function configSchema() {
+  const { z: zod } = createRequire(import.meta.url)('zod') as typeof import('zod');
+  return zod.strictObject({
+    $schema: zod.string().optional(),
+    rules: zod.record(zod.string(), zod.enum(['off', 'info', 'warning', 'error'])).optional(),
+  });
+}
 
-export type CclintConfig = z.infer<typeof configSchema>;
+export type CclintConfig = z.infer<ReturnType<typeof configSchema>>;
 
 export interface ResolvedConfig {
   readonly rules: ReadonlyMap<string, SeveritySetting>;
@@ -52,7 +60,7 @@ export function loadConfig(explicit: string | undefined, cwd: string, knownRules
   } catch (error) {
     throw new ConfigError(`config ${file} is not valid JSON: ${(error as Error).message}`);
   }
-  const parsed = configSchema.safeParse(json);
+  const parsed = configSchema().safeParse(json);
   if (!parsed.success) throw new ConfigError(`config ${file} is invalid: ${formatIssues(parsed.error)}`);
   const rules = new Map<string, SeveritySetting>();
   for (const [id, setting] of Object.entries(parsed.data.rules ?? {})) {
@@ -75,9 +83,9 @@ export function applyRuleFlags(
     const [id = '', setting] = flag.split('=', 2);
     if (!knownRules.has(id)) throw new ConfigError(`--rule ${flag}: unknown rule "${id}" (see \`cclint rules\`)`);
     if (setting !== undefined) {
-      const parsed = severitySetting.safeParse(setting);
-      if (!parsed.success) throw new ConfigError(`--rule ${flag}: severity must be off, info, warning or error`);
-      rules.set(id, parsed.data);
+      const level = SEVERITY_SETTINGS.find((s) => s === setting);
+      if (level === undefined) throw new ConfigError(`--rule ${flag}: severity must be off, info, warning or error`);
+      rules.set(id, level);
     }
     only.add(id);
   }

@@ -108,7 +108,16 @@ function peekSessionId(file: string): string | undefined {
  * Walks `inputs` (files, project folders, whole projects roots, or any folder
  * holding transcripts) and groups what it finds.
  */
-export function discover(inputs: readonly string[], cwd: string): Discovery {
+export interface DiscoverOptions {
+  /**
+   * Group old flat `agent-*.jsonl` files with their main session by peeking
+   * at their first 64 KiB for its id (default true). `check` does not need
+   * it: parents are resolved across the whole project folder anyway.
+   */
+  readonly groupLegacyAgents?: boolean | undefined;
+}
+
+export function discover(inputs: readonly string[], cwd: string, options: DiscoverOptions = {}): Discovery {
   const problems: DiscoveryProblem[] = [];
   const files = new Set<string>();
   const visitedDirs = new Set<string>();
@@ -183,12 +192,13 @@ export function discover(inputs: readonly string[], cwd: string): Discovery {
     }
   }
 
-  return { ...groupFiles([...files].sort(), cwd), problems };
+  return { ...groupFiles([...files].sort(), cwd, options.groupLegacyAgents ?? true), problems };
 }
 
 function groupFiles(
   files: readonly string[],
   cwd: string,
+  groupLegacyAgents: boolean,
 ): { groups: SessionGroup[]; projectFiles: Map<string, string[]> } {
   const byKey = new Map<string, { projectDir: string; sessionId: string | undefined; files: SessionFile[] }>();
   const projectFiles = new Map<string, string[]>();
@@ -199,8 +209,10 @@ function groupFiles(
     if (list === undefined) projectFiles.set(info.projectDir, [file]);
     else list.push(file);
     let sessionId = info.layoutSessionId;
-    if (info.role === 'legacy-agent') sessionId = peekSessionId(file);
+    if (info.role === 'legacy-agent') sessionId = groupLegacyAgents ? peekSessionId(file) : undefined;
     if (sessionId === undefined || info.role === 'other') {
+      // Ungrouped: an 'other' file, or an old flat agent file left for the
+      // linker to relate to its main session.
       standalone.push({ projectDir: info.projectDir, sessionId: undefined, files: [info] });
       continue;
     }

@@ -7,6 +7,7 @@
  * byte-level scan.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { RuleCrashError } from './errors.js';
 import { fileSource } from './reader.js';
 import { resumeModel } from './resume.js';
@@ -178,6 +179,12 @@ function scanUuids(file: string, into: Map<string, string>): void {
   }
 }
 
+/** Whether the main session file a subagent file belongs to exists. */
+function mainSessionExists(index: SessionIndex): boolean {
+  const sessionId = index.file.layoutSessionId ?? index.records.find((r) => r.sessionId !== undefined)?.sessionId;
+  return sessionId !== undefined && fs.existsSync(path.join(index.file.projectDir, `${sessionId}.jsonl`));
+}
+
 /** Finds which file of a project folder holds a uuid. */
 export interface UuidLookup {
   lookup(projectDir: string, uuid: string): string | undefined;
@@ -198,9 +205,9 @@ export function linkGroup(indexes: readonly SessionIndex[], registry: UuidLookup
         where = { kind: other.file.role === 'main' ? 'main-session' : 'subagent', path: other.file.path };
         break;
       }
-      // A subagent's parent lives in its main session; when that file is
-      // absent there is nothing to look up.
-      if (where === undefined && isAgent && main === undefined) where = { kind: 'main-missing' };
+      // A subagent's parent lives in its main session; when that file does
+      // not exist there is nothing to look up.
+      if (where === undefined && isAgent && main === undefined && !mainSessionExists(index)) where = { kind: 'main-missing' };
       if (where === undefined && registry !== undefined) {
         const file = registry.lookup(index.file.projectDir, uuid);
         if (file !== undefined && file !== index.file.path) where = { kind: 'other-session', path: file };

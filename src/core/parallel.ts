@@ -86,7 +86,9 @@ export async function lintGroups(
   const sizes = folders.map((f) => f.reduce((n, g) => n + groupBytes(g), 0));
   const total = sizes.reduce((a, b) => a + b, 0);
   const workerFile = fileURLToPath(new URL('./lint-worker.js', import.meta.url));
-  const threads = Math.min(os.availableParallelism?.() ?? os.cpus().length, 4, folders.length);
+  const requested = Number.parseInt(process.env.CCLINT_THREADS ?? '', 10);
+  const cores = Number.isInteger(requested) && requested > 0 ? requested : Math.min(os.availableParallelism?.() ?? os.cpus().length, 4);
+  const threads = Math.min(cores, folders.length);
   const results: FileResult[] = [];
   const failures: ReadFailure[] = [];
   let done = 0;

@@ -2,125 +2,36 @@
  * Transcript records: their schemas, and the compact summary the session
  * index keeps of each one.
  *
- * The schemas follow Claude Code 2.1.330's record types (see format.md §4).
- * They are deliberately loose: every object keeps unknown keys, and a type
- * the schemas do not know is simply "unknown", never invalid. Claude Code
- * adds inert record types every few releases; a linter that rejects them
- * drowns users in noise.
+ * The record types follow Claude Code 2.1.330 (format.md §4); their zod
+ * schemas live in schemas.ts, used where a record is written. A type cclint
+ * does not know is simply "unknown", never invalid: Claude Code adds inert
+ * record types every few releases, and a linter that rejects them drowns
+ * users in noise.
  *
  * The index does not keep parsed objects. A 700 MB session would not fit in
  * memory that way; instead each line is summarised into the handful of fields
  * the rules, the resume model and the fixer need, and the raw line can be
  * re-read by offset when a fix needs the full record.
  */
-import { z } from 'zod';
 import type { JsonObject } from './types.js';
 
-const uuidString = z.string();
-const timestamp = z.string();
-
-/** Fields every chain row (user, assistant, system, attachment) carries. */
-const chainEnvelope = {
-  parentUuid: uuidString.nullable(),
-  logicalParentUuid: uuidString.nullable().optional(),
-  isSidechain: z.boolean().optional(),
-  uuid: uuidString,
-  timestamp,
-  sessionId: z.string().optional(),
-  cwd: z.string().optional(),
-  version: z.string().optional(),
-  agentId: z.string().optional(),
-  isMeta: z.boolean().optional(),
-};
-
-const contentBlock = z.looseObject({ type: z.string() });
-
-export const userRecordSchema = z.looseObject({
-  ...chainEnvelope,
-  type: z.literal('user'),
-  message: z.looseObject({
-    role: z.literal('user').optional(),
-    content: z.union([z.string(), z.array(contentBlock)]),
-  }),
-  isCompactSummary: z.boolean().optional(),
-  sourceToolAssistantUUID: z.string().optional(),
-});
-
-export const assistantRecordSchema = z.looseObject({
-  ...chainEnvelope,
-  type: z.literal('assistant'),
-  message: z.looseObject({
-    id: z.string().optional(),
-    role: z.literal('assistant').optional(),
-    content: z.union([z.string(), z.array(contentBlock)]),
-  }),
-  requestId: z.string().optional(),
-});
-
-export const systemRecordSchema = z.looseObject({
-  ...chainEnvelope,
-  type: z.literal('system'),
-  subtype: z.string().optional(),
-  content: z.unknown().optional(),
-  compactMetadata: z.looseObject({}).optional(),
-});
-
-export const attachmentRecordSchema = z.looseObject({
-  ...chainEnvelope,
-  type: z.literal('attachment'),
-  attachment: z.looseObject({ type: z.string() }),
-});
-
-export const progressRecordSchema = z.looseObject({
-  type: z.literal('progress'),
-  uuid: uuidString,
-  parentUuid: uuidString.nullable(),
-  timestamp: timestamp.optional(),
-});
-
-export const summaryRecordSchema = z.looseObject({
-  type: z.literal('summary'),
-  summary: z.string(),
-  leafUuid: z.string().optional(),
-});
-
-export const lastPromptRecordSchema = z.looseObject({
-  type: z.literal('last-prompt'),
-  lastPrompt: z.string().optional(),
-  leafUuid: z.string().nullable().optional(),
-  explicit: z.boolean().optional(),
-  sessionId: z.string().optional(),
-});
-
-export const fileHistorySnapshotSchema = z.looseObject({
-  type: z.literal('file-history-snapshot'),
-  messageId: z.string(),
-  snapshot: z.looseObject({}),
-});
-
-const sessionMetadata = (type: string, field: string) =>
-  z.looseObject({ type: z.literal(type), [field]: z.unknown(), sessionId: z.string().optional() });
-
-/**
- * Schemas by record type. Types listed in {@link INERT_RECORD_TYPES} are
- * known but carry nothing the linter checks.
- */
-export const RECORD_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
-  user: userRecordSchema,
-  assistant: assistantRecordSchema,
-  system: systemRecordSchema,
-  attachment: attachmentRecordSchema,
-  progress: progressRecordSchema,
-  summary: summaryRecordSchema,
-  'last-prompt': lastPromptRecordSchema,
-  'file-history-snapshot': fileHistorySnapshotSchema,
-  'custom-title': sessionMetadata('custom-title', 'customTitle'),
-  'ai-title': sessionMetadata('ai-title', 'aiTitle'),
-  tag: sessionMetadata('tag', 'tag'),
-  relocated: sessionMetadata('relocated', 'relocatedCwd'),
-  'queue-operation': z.looseObject({ type: z.literal('queue-operation'), operation: z.string() }),
-  'continued-in': sessionMetadata('continued-in', 'continuedInSessionId'),
-};
+/** Record types with a schema in schemas.ts (the ones whose fields cclint reads). */
+export const SCHEMA_RECORD_TYPES: ReadonlySet<string> = new Set([
+  'user',
+  'assistant',
+  'system',
+  'attachment',
+  'progress',
+  'summary',
+  'last-prompt',
+  'file-history-snapshot',
+  'custom-title',
+  'ai-title',
+  'tag',
+  'relocated',
+  'queue-operation',
+  'continued-in',
+]);
 
 /** Record types Claude Code 2.1.330 knows and a linter should accept silently. */
 export const INERT_RECORD_TYPES: ReadonlySet<string> = new Set([
@@ -164,7 +75,7 @@ export const INERT_RECORD_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 export function isKnownRecordType(type: string): boolean {
-  return type in RECORD_SCHEMAS || INERT_RECORD_TYPES.has(type) || type.startsWith('artifact-');
+  return SCHEMA_RECORD_TYPES.has(type) || INERT_RECORD_TYPES.has(type) || type.startsWith('artifact-');
 }
 
 /** Chain rows: the records Claude Code's loader keeps in its uuid map. */

@@ -4,10 +4,11 @@
  * record bodies: only {@link RecordSummary} values, a line table, and lazily
  * computed graph structure (children, ancestry) over them.
  */
-import { type ByteSource, type ReadStats, scanLines } from './reader.js';
+import { type ByteSource, type RawLine, type ReadStats, scanLines } from './reader.js';
 import { type InvalidReason, parseLine } from './parse-line.js';
 import {
   type RecordSummary,
+  type Recovery,
   CHAIN_TYPES,
   isCompactBoundary,
   summarize,
@@ -119,6 +120,36 @@ export class SessionIndex {
     let crlfLines = 0;
     let lastSkipBoundaryLine = 0;
 
+    const addRecord = (obj: JsonObject, raw: RawLine, recovery: Recovery | undefined): void => {
+      const summary = summarize(obj, raw.line, records.length, recovery, intern);
+      records.push(summary);
+      if (summary.type === 'system' && summary.subtype === 'compact_boundary' && summary.preserved === undefined) {
+        // The SDK reader's > 5 MiB pre-compaction skip only sees a boundary
+        // whose marker starts within the line's first 256 bytes, and a
+        // line across a 1 MiB border only when it starts like a system row.
+        const MiB = 1024 * 1024;
+        const end = raw.offset + raw.byteLength;
+        const straddles = Math.floor(raw.offset / MiB) !== Math.floor(end / MiB);
+        const text = raw.text ?? '';
+        const visible =
+          raw.terminated &&
+          (straddles
+            ? (Math.floor(raw.offset / MiB) + 1) * MiB - raw.offset >= 30 && text.startsWith('{"type":"system"')
+            : Buffer.byteLength(text.slice(0, Math.max(0, text.indexOf('"compact_boundary"')))) < 256);
+        if (visible) lastSkipBoundaryLine = raw.line;
+      }
+      if (summary.uuid !== undefined) {
+        const previous = byUuid.get(summary.uuid);
+        if (previous !== undefined) {
+          duplicates ??= new Map();
+          const group = duplicates.get(summary.uuid);
+          if (group === undefined) duplicates.set(summary.uuid, [previous, summary]);
+          else group.push(summary);
+        }
+        byUuid.set(summary.uuid, summary);
+      }
+    };
+
     const stats = scanLines(openSource(), (raw) => {
       if (raw.line >= offsets.length) {
         const grownOffsets = new Float64Array(offsets.length * 2);
@@ -131,6 +162,19 @@ export class SessionIndex {
       offsets[raw.line] = raw.offset;
       lengths[raw.line] = raw.byteLength;
       if (raw.crlf) crlfLines++;
+      // Fast path: one object per line, no wrapper allocated.
+      if (raw.text !== undefined) {
+        let value: unknown;
+        try {
+          value = JSON.parse(raw.text);
+        } catch {
+          value = undefined;
+        }
+        if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+          addRecord(value as JsonObject, raw, undefined);
+          return;
+        }
+      }
       const parsed = parseLine(raw.text, raw.terminated);
       if (parsed === undefined) {
         blankLines++;
@@ -154,35 +198,7 @@ export class SessionIndex {
             : parsed.recovered === 'split'
               ? 'glued-split'
               : undefined;
-      for (const obj of parsed.records) {
-        const summary = summarize(obj, raw.line, records.length, recovery, intern);
-        records.push(summary);
-        if (summary.type === 'system' && summary.subtype === 'compact_boundary' && summary.preserved === undefined) {
-          // The SDK reader's > 5 MiB pre-compaction skip only sees a boundary
-          // whose marker starts within the line's first 256 bytes, and a
-          // line across a 1 MiB border only when it starts like a system row.
-          const MiB = 1024 * 1024;
-          const end = raw.offset + raw.byteLength;
-          const straddles = Math.floor(raw.offset / MiB) !== Math.floor(end / MiB);
-          const text = raw.text ?? '';
-          const visible =
-            raw.terminated &&
-            (straddles
-              ? (Math.floor(raw.offset / MiB) + 1) * MiB - raw.offset >= 30 && text.startsWith('{"type":"system"')
-              : Buffer.byteLength(text.slice(0, Math.max(0, text.indexOf('"compact_boundary"')))) < 256);
-          if (visible) lastSkipBoundaryLine = raw.line;
-        }
-        if (summary.uuid !== undefined) {
-          const previous = byUuid.get(summary.uuid);
-          if (previous !== undefined) {
-            duplicates ??= new Map();
-            const group = duplicates.get(summary.uuid);
-            if (group === undefined) duplicates.set(summary.uuid, [previous, summary]);
-            else group.push(summary);
-          }
-          byUuid.set(summary.uuid, summary);
-        }
-      }
+      for (const obj of parsed.records) addRecord(obj, raw, recovery);
     });
     if (stats.hasBom) {
       invalidLines.unshift({

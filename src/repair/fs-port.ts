@@ -9,7 +9,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { createRequire } from 'node:module';
+import type writeFileAtomicModule from 'write-file-atomic';
 
 export interface FileStat {
   readonly size: number;
@@ -80,6 +81,8 @@ export function nodeFs(): FsPort {
     },
     writeFileAtomic(file, data, { mode }) {
       // Also keeps the owner (its default when no `chown` is given).
+      // Loaded on first write: commands that never write should not pay for it.
+      const writeFileAtomic = createRequire(import.meta.url)('write-file-atomic') as typeof writeFileAtomicModule;
       writeFileAtomic.sync(file, data, { mode, fsync: true });
       fsyncDir(path.dirname(file));
     },

@@ -18,9 +18,10 @@ import { createHash } from 'node:crypto';
 import { bufferSource } from '../core/reader.js';
 import { lintIndex, type LintOptions } from '../core/linter.js';
 import { resumeModel } from '../core/resume.js';
+import { schemaProblem } from '../core/schemas.js';
 import { scoreSession } from '../core/score.js';
 import { type SessionFile, SessionIndex } from '../core/session-index.js';
-import type { Applicability, Finding, Fix, RecordEdit } from '../core/types.js';
+import type { Applicability, Finding, Fix, JsonObject, RecordEdit } from '../core/types.js';
 import type { AppliedFix, FilePlan, SkippedFix } from './types.js';
 
 export const MAX_PASSES = 10;
@@ -155,6 +156,25 @@ function regression(before: State, after: State): string | undefined {
   return undefined;
 }
 
+/** Why a record an edit writes would be malformed, if it would be. */
+function invalidOutput(edits: readonly RecordEdit[]): string | undefined {
+  for (const edit of edits) {
+    if (edit.kind === 'delete') continue;
+    for (const line of edit.after) {
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        return `it would write a line that is not JSON`;
+      }
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'it would write a line that is not a JSON object';
+      const problem = schemaProblem(value as JsonObject);
+      if (problem !== undefined) return `the record it writes would not match its type's schema (${problem})`;
+    }
+  }
+  return undefined;
+}
+
 /** A line that is not compact JSON would change in more places than the fix. */
 function rewritesOtherBytes(edit: RecordEdit): boolean {
   if (edit.kind !== 'replace') return false;
@@ -219,6 +239,11 @@ export async function planFile(
         skip(candidate, applicability === 'unsafe' && fix.applicability === 'safe'
           ? 'the line is not compact JSON, so rewriting it changes other bytes too (apply with --unsafe)'
           : `${applicability} fix (apply with --unsafe)`);
+        continue;
+      }
+      const malformed = invalidOutput(edits);
+      if (malformed !== undefined) {
+        skip(candidate, `not applied: ${malformed}`);
         continue;
       }
       if (edits.some((e) => touched.has(e.line))) continue; // next pass

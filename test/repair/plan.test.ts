@@ -97,6 +97,25 @@ describe('planFile', () => {
     expect(plan.skipped.map((s) => s.reason)).toEqual(['not applied: it would add 1 off warning finding(s)']);
   });
 
+  it('drops a fix whose record would not match its schema', async () => {
+    resetClock();
+    const bytes = Buffer.from(jsonl([user('u1'), assistant('a1', { parent: 'u1' })]));
+    const breaker: Rule = defineRule({
+      meta: { id: 'breaker', description: 'test', severity: 'error', fixable: 'safe', messages: { m: 'break' } },
+      check({ index, report }) {
+        const r = index.records[1];
+        if (r !== undefined && r.uuid !== undefined) {
+          report({ messageId: 'm', record: r, fix: { title: 'break', applicability: 'safe', edits: () => setFieldsEdits(index, r, { uuid: 42 }) } });
+        }
+      },
+    });
+    const plan = await planFile(file, bytes, { rules: [breaker], severities: new Map() }, { allow: new Set(['safe']) });
+    expect(plan.applied).toEqual([]);
+    expect(plan.skipped.map((s) => s.reason)).toEqual([
+      "not applied: the record it writes would not match its type's schema (uuid: Invalid input: expected string, received number)",
+    ]);
+  });
+
   it('stops when two rules undo each other instead of looping', async () => {
     resetClock();
     const bytes = Buffer.from(jsonl([user('u1'), toolResult('r1', { parent: 'u1', toolUseId: 't1' })]));
