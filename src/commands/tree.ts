@@ -20,6 +20,7 @@
  */
 import { Command } from 'commander';
 import { expectedRoot } from '../core/analysis.js';
+import { type ForkKind, classifyFork } from '../core/forks.js';
 import { type RecordSummary, isCompactBoundary } from '../core/records.js';
 import { type ResumeModel, resumeModel } from '../core/resume.js';
 import { branchScore } from '../core/score.js';
@@ -41,7 +42,7 @@ export interface TreeNode {
 export type TreeLine =
   | { readonly kind: 'record'; readonly depth: number; readonly node: TreeNode }
   /** `|\`: the record above forks; a side branch opens in column depth + 1. */
-  | { readonly kind: 'fork'; readonly depth: number }
+  | { readonly kind: 'fork'; readonly depth: number; readonly label?: ForkKind | undefined }
   | { readonly kind: 'more'; readonly depth: number; readonly count: number };
 
 export interface SessionTree {
@@ -176,10 +177,11 @@ export function buildTree(index: SessionIndex, resume: ResumeModel, options: { r
   };
 
   const render = (root: RecordSummary, rootOrphan: TreeNode['orphan']): void => {
-    const work: Array<{ start: RecordSummary; depth: number; fork: boolean }> = [{ start: root, depth: 0, fork: false }];
+    type Work = { start: RecordSummary; depth: number; fork: boolean; label?: ForkKind };
+    const work: Work[] = [{ start: root, depth: 0, fork: false }];
     while (work.length > 0) {
-      const item = work.pop() as { start: RecordSummary; depth: number; fork: boolean };
-      if (item.fork) lines.push({ kind: 'fork', depth: item.depth - 1 });
+      const item = work.pop() as Work;
+      if (item.fork) lines.push({ kind: 'fork', depth: item.depth - 1, label: item.label });
       maxDepth = Math.max(maxDepth, item.depth);
       const segment: TreeNode[] = [];
       let current: RecordSummary | undefined = item.start;
@@ -197,7 +199,10 @@ export function buildTree(index: SessionIndex, resume: ResumeModel, options: { r
           kids.reduce((best, k) => (latestOf(k) > latestOf(best) ? k : best));
         work.push({ start: cont, depth: item.depth, fork: false });
         const sides = kids.filter((k) => k !== cont);
-        for (let s = sides.length - 1; s >= 0; s--) work.push({ start: sides[s] as RecordSummary, depth: item.depth + 1, fork: true });
+        const label = classifyFork(current, kidsOf(current));
+        for (let s = sides.length - 1; s >= 0; s--) {
+          work.push({ start: sides[s] as RecordSummary, depth: item.depth + 1, fork: true, label });
+        }
         current = undefined;
       }
       emitSegment(segment, item.depth);
@@ -243,7 +248,8 @@ export function renderTree(displayPath: string, tree: SessionTree, options: Tree
   ];
   for (const line of tree.lines) {
     if (line.kind === 'fork') {
-      out.push(`${rails(line.depth)}|\\`.trimEnd());
+      const label = line.label === undefined ? '' : `  ${paint('dim', `(${line.label})`)}`;
+      out.push(`${`${rails(line.depth)}|\\`.trimEnd()}${label}`);
     } else if (line.kind === 'more') {
       out.push(`${`${rails(line.depth)}:`.padEnd(width + 1)}${paint('dim', `… ${line.count.toLocaleString('en-US')} more`)}`);
     } else {

@@ -13,10 +13,12 @@ import { fileSource } from './reader.js';
 import { resumeModel } from './resume.js';
 import { type ExternalParent, type SessionFile, SessionIndex } from './session-index.js';
 import type { SessionGroup } from './discovery.js';
+import { forkReport } from './forks.js';
 import { scoreSession } from './score.js';
 import {
   type Finding,
   type FileResult,
+  type ForkSummary,
   type Severity,
   type SeveritySetting,
   countBySeverity,
@@ -108,6 +110,15 @@ export function resultOf(index: SessionIndex, findings: readonly Finding[]): Fil
     score: scoreSession(index, resume).score,
     recordCount: index.records.length,
     byteLength: index.stats.byteLength,
+    forks: forkSummary(index, resume),
+  };
+}
+
+function forkSummary(index: SessionIndex, resume: ReturnType<typeof resumeModel>): ForkSummary {
+  const report = forkReport(index, resume);
+  return {
+    ...report.counts,
+    abandoned: report.abandoned.map((b) => ({ uuid: b.root.uuid, line: b.root.line, depth: b.depth, records: b.records })),
   };
 }
 

@@ -79,6 +79,17 @@ export interface FileResult {
   readonly recordCount: number;
   /** Size of the file in bytes. */
   readonly byteLength?: number | undefined;
+  /** Forks by kind, and the branches resume leaves behind at rewinds. */
+  readonly forks?: ForkSummary | undefined;
+}
+
+export interface ForkSummary {
+  readonly 'tool-fanout': number;
+  readonly streaming: number;
+  readonly progress: number;
+  readonly 'compaction-replay': number;
+  readonly rewind: number;
+  readonly abandoned: ReadonlyArray<{ readonly uuid: string | undefined; readonly line: number; readonly depth: number; readonly records: number }>;
 }
 
 export function countBySeverity(findings: readonly Finding[]): {

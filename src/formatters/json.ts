@@ -4,6 +4,7 @@
  * Fixes are described (title, applicability), never computed: building their
  * edits would re-read the file, which a formatter must not do.
  */
+import type { ForkSummary } from '../core/types.js';
 import type { Applicability, FileResult, Finding, ResumeSummary, Severity } from '../core/types.js';
 import type { FormatContext, Formatter } from './types.js';
 import { totalsOf } from './summary.js';
@@ -29,6 +30,8 @@ export interface JsonFileResult {
   readonly infoCount: number;
   readonly resume?: ResumeSummary;
   readonly score?: number;
+  /** Added field: forks by kind and abandoned branches (see src/core/forks.ts). */
+  readonly forks?: ForkSummary;
   readonly messages: readonly JsonMessage[];
 }
 
@@ -66,6 +69,7 @@ function fileOf(r: FileResult): JsonFileResult {
       ? {}
       : { resume: { loaded: r.resume.loaded, total: r.resume.total, fidelity: r.resume.fidelity } }),
     ...(r.score === undefined ? {} : { score: r.score }),
+    ...(r.forks === undefined ? {} : { forks: r.forks }),
     messages: r.findings.map(messageOf),
   };
 }

@@ -19,7 +19,12 @@ describe('cclint check', () => {
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout) as {
       version: number;
-      results: Array<{ filePath: string; resume: { loaded: number; total: number }; messages: Array<{ ruleId: string; line: number; severity: string }> }>;
+      results: Array<{
+        filePath: string;
+        resume: { loaded: number; total: number };
+        forks: Record<string, unknown>;
+        messages: Array<{ ruleId: string; line: number; severity: string }>;
+      }>;
       summary: { files: number; errorCount: number };
     };
     expect(report.version).toBe(1);
@@ -27,6 +32,7 @@ describe('cclint check', () => {
     expect(report.summary.errorCount).toBe(5);
     const phantom = report.results.find((x) => x.filePath.endsWith(PHANTOM));
     expect(phantom?.resume).toEqual({ loaded: 6, total: 16, fidelity: 0.375 });
+    expect(phantom?.forks).toEqual({ 'tool-fanout': 0, streaming: 0, progress: 0, 'compaction-replay': 0, rewind: 0, abandoned: [] });
     expect(phantom?.messages.filter((m) => m.severity === 'error').map((m) => [m.ruleId, m.line])).toEqual([['phantom-parent', 11]]);
   });
 

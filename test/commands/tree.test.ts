@@ -42,7 +42,7 @@ describe('cclint tree', () => {
     expect(rows(r.stdout)).toEqual([
       '*    00000001 user       03:01:00  first prompt',
       '*    00000002 assistant  03:02:00  answer one',
-      '|\\',
+      '|\\  (rewind)',
       '| o  00000003 user       03:03:00  abandoned edit',
       '| o  00000004 assistant  03:04:00  abandoned answer',
       '*    00000005 user       03:05:00  edited prompt',
@@ -110,12 +110,12 @@ describe('cclint tree', () => {
     expect(r.stdout.split('\n')[0]).toBe(`${REL}: 7 records, 2 forks, 0 orphaned branches; oldest first, times UTC`);
     expect(rows(r.stdout)).toEqual([
       '*      00000001 user       03:01:00  root',
-      '|\\',
+      '|\\  (rewind)',
       '| o    00000002 assistant  03:02:00  side one',
-      '| |\\',
+      '| |\\  (rewind)',
       '| | o  00000003 user       03:03:00  side one, nested a',
       '| o    00000004 user       03:04:00  side one, nested b',
-      '|\\',
+      '|\\  (rewind)',
       '| o    00000005 assistant  03:05:00  side two',
       '*      00000006 assistant  03:06:00  main line',
       '*      00000007 user       03:07:00  main goes on',

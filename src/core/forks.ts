@@ -1,0 +1,108 @@
+/**
+ * Why a record has several children. Most forks in a transcript are
+ * mechanical, written by Claude Code itself and harmless; only the residual,
+ * a person rewinding and typing something else, is a real branch of the
+ * conversation (peers.md §3 "Legitimate shapes"; claude-code-log's
+ * linearisation ladder). Branches resume does not load are "abandoned",
+ * reported with their depth so a person can judge what was left behind.
+ */
+import type { RecordSummary } from './records.js';
+import type { ResumeModel } from './resume.js';
+import type { SessionIndex } from './session-index.js';
+
+export type ForkKind =
+  /** An assistant turn with tool calls: results and the continuation hang off it. */
+  | 'tool-fanout'
+  /** Rows of one API response (same message.id), one content block each. */
+  | 'streaming'
+  /** Hook or tool progress rows beside the real child. */
+  | 'progress'
+  /** Compaction re-wrote the same messages: siblings with identical timestamps. */
+  | 'compaction-replay'
+  /** The residual: the person went back and continued differently. */
+  | 'rewind';
+
+export interface Fork {
+  readonly parent: RecordSummary;
+  readonly kind: ForkKind;
+  readonly children: readonly RecordSummary[];
+}
+
+export interface AbandonedBranch {
+  /** The first record of the branch (a child at a rewind). */
+  readonly root: RecordSummary;
+  /** Records on the longest path down the branch. */
+  readonly depth: number;
+  /** Records in the branch. */
+  readonly records: number;
+}
+
+export interface ForkReport {
+  readonly forks: readonly Fork[];
+  readonly counts: Readonly<Record<ForkKind, number>>;
+  readonly abandoned: readonly AbandonedBranch[];
+}
+
+function isToolResult(r: RecordSummary): boolean {
+  return r.type === 'user' && r.toolResultIds.length > 0;
+}
+
+/** Classifies the children of one record. */
+export function classifyFork(parent: RecordSummary, children: readonly RecordSummary[]): ForkKind {
+  const real = children.filter((c) => c.type !== 'progress');
+  if (real.length <= 1) return 'progress';
+  const stamps = new Set(real.map((c) => c.timestamp));
+  if (stamps.size < real.length) return 'compaction-replay';
+  const calledTools = parent.type === 'assistant' && parent.toolUseIds.length > 0;
+  const mechanical = (c: RecordSummary): boolean =>
+    isToolResult(c) ||
+    c.type === 'system' ||
+    c.type === 'attachment' ||
+    (c.type === 'assistant' &&
+      (calledTools ||
+        (c.messageId !== undefined && (c.messageId === parent.messageId || real.some((o) => o !== c && o.messageId === c.messageId)))));
+  if (real.every(mechanical)) return calledTools || real.some(isToolResult) ? 'tool-fanout' : 'streaming';
+  return 'rewind';
+}
+
+/** Every fork of the file, and the branches resume leaves behind at rewinds. */
+export function forkReport(index: SessionIndex, resume: ResumeModel): ForkReport {
+  const counts: Record<ForkKind, number> = { 'tool-fanout': 0, streaming: 0, progress: 0, 'compaction-replay': 0, rewind: 0 };
+  const forks: Fork[] = [];
+  const abandoned: AbandonedBranch[] = [];
+  for (const parent of index.effectiveRecords()) {
+    if (parent.uuid === undefined || !index.isChainRow(parent)) continue;
+    const children = index.childrenOf(parent.uuid);
+    if (children.length < 2) continue;
+    const kind = classifyFork(parent, children);
+    counts[kind]++;
+    forks.push({ parent, kind, children });
+    if (kind !== 'rewind') continue;
+    for (const child of children) {
+      if (child.type === 'progress' || resume.onChain(child) || subtreeTouches(index, child, resume)) continue;
+      abandoned.push({ root: child, ...measure(index, child) });
+    }
+  }
+  return { forks, counts, abandoned };
+}
+
+/** Whether the resumed chain passes through the subtree under `root`. */
+function subtreeTouches(index: SessionIndex, root: RecordSummary, resume: ResumeModel): boolean {
+  return resume.leaf !== undefined && index.isAncestor(root, resume.leaf);
+}
+
+function measure(index: SessionIndex, root: RecordSummary): { depth: number; records: number } {
+  let records = 0;
+  let depth = 0;
+  const stack: Array<{ r: RecordSummary; d: number }> = [{ r: root, d: 1 }];
+  const seen = new Set<RecordSummary>();
+  while (stack.length > 0) {
+    const { r, d } = stack.pop() as { r: RecordSummary; d: number };
+    if (seen.has(r)) continue;
+    seen.add(r);
+    records++;
+    depth = Math.max(depth, d);
+    if (r.uuid !== undefined) for (const c of index.childrenOf(r.uuid)) stack.push({ r: c, d: d + 1 });
+  }
+  return { depth, records };
+}

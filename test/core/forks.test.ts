@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { forkReport } from '../../src/core/forks.js';
+import { linkGroup } from '../../src/core/linter.js';
+import { resumeModel } from '../../src/core/resume.js';
+import { assistant, jsonl, progress, resetClock, toolResult, user } from '../helpers/records.js';
+import { indexText } from '../support/corpus.js';
+
+function report(records: Parameters<typeof jsonl>[0]) {
+  const index = indexText(jsonl(records));
+  linkGroup([index], undefined);
+  return forkReport(index, resumeModel(index));
+}
+
+describe('fork classification', () => {
+  it('parallel tool calls: results and the continuation under one tool_use row', () => {
+    resetClock();
+    const r = report([
+      user('u1'),
+      assistant('a1', { parent: 'u1', toolUse: ['t1', 't2'] }),
+      toolResult('r1', { parent: 'a1', toolUseId: 't1' }),
+      toolResult('r2', { parent: 'a1', toolUseId: 't2' }),
+      assistant('a2', { parent: 'a1' }),
+    ]);
+    expect(r.counts).toEqual({ 'tool-fanout': 1, streaming: 0, progress: 0, 'compaction-replay': 0, rewind: 0 });
+    expect(r.abandoned).toEqual([]);
+  });
+
+  it('streaming: rows of one API response hang off the same parent', () => {
+    resetClock();
+    const r = report([user('u1'), assistant('a1', { parent: 'u1', messageId: 'M' }), assistant('a2', { parent: 'u1', messageId: 'M' })]);
+    expect(r.forks.map((f) => f.kind)).toEqual(['streaming']);
+  });
+
+  it('progress rows beside the real child are mechanical', () => {
+    resetClock();
+    const r = report([user('u1'), progress('p1', { parent: 'u1' }), assistant('a1', { parent: 'u1' })]);
+    expect(r.forks.map((f) => f.kind)).toEqual(['progress']);
+  });
+
+  it('compaction replays: siblings with identical timestamps', () => {
+    resetClock();
+    const first = assistant('a1', { parent: 'u1' });
+    const replay = { ...assistant('a2', { parent: 'u1' }), timestamp: first.timestamp };
+    const r = report([user('u1'), first, replay]);
+    expect(r.forks.map((f) => f.kind)).toEqual(['compaction-replay']);
+  });
+
+  it('a rewind: two typed prompts under one reply; the branch resume leaves has its depth', () => {
+    resetClock();
+    const r = report([
+      user('u1'),
+      assistant('a1', { parent: 'u1' }),
+      user('old', { parent: 'a1', text: 'first try' }),
+      assistant('a2', { parent: 'old' }),
+      user('u3', { parent: 'a2' }),
+      user('new', { parent: 'a1', text: 'second try' }),
+      assistant('a3', { parent: 'new' }),
+    ]);
+    expect(r.forks.map((f) => [f.kind, f.children.length])).toEqual([['rewind', 2]]);
+    expect(r.abandoned.map((b) => [b.root.line, b.depth, b.records])).toEqual([[3, 3, 3]]);
+  });
+});
