@@ -110,8 +110,11 @@ export async function lintGroups(
     (buckets[target] as SessionGroup[][]).push(folders[i] as SessionGroup[]);
     load[target] = (load[target] as number) + (sizes[i] as number);
   }
-  await Promise.all(
-    buckets.map(
+  // The main thread lints the first share itself while workers take the
+  // rest: one worker fewer to start, and no core left idle.
+  const [own = [], ...others] = buckets;
+  const workers = Promise.all(
+    others.map(
       (bucket) =>
         new Promise<void>((resolve, reject) => {
           const dirs = new Set(bucket.map((f) => (f[0] as SessionGroup).projectDir));
@@ -130,5 +133,7 @@ export async function lintGroups(
         }),
     ),
   );
+  for (const folder of own) lintFolder(folder, projectFiles, options, collect);
+  await workers;
   return { results, failures };
 }
