@@ -5,8 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Io } from '../../src/io.js';
-import { main } from '../../src/program.js';
+import { type RunResult, run as runCli } from '../support/cli.js';
 
 export const PROJECT = '-home-u-proj';
 export const CWD = '/home/u/proj';
@@ -129,27 +128,13 @@ export function sandbox(): Sandbox {
   };
 }
 
-export interface RunResult {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type { RunResult } from '../support/cli.js';
 
-/** Runs `cclint <argv>` in-process with captured output. */
+/** Runs `cclint <argv>` in-process with captured output, inside the sandbox. */
 export async function run(
   argv: readonly string[],
   box: Sandbox,
   options: { tty?: boolean; columns?: number; env?: NodeJS.ProcessEnv; cwd?: string } = {},
 ): Promise<RunResult> {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: { write: (s) => void (stdout += s), isTTY: options.tty === true, columns: options.columns },
-    stderr: { write: (s) => void (stderr += s), isTTY: false },
-    stdinIsTTY: false,
-    env: { ...box.env, ...options.env },
-    cwd: options.cwd ?? box.dir,
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
+  return runCli(argv, { env: { ...box.env, ...options.env }, cwd: options.cwd ?? box.dir, tty: options.tty, columns: options.columns });
 }

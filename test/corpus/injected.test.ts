@@ -9,11 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { lintIndex, linkGroup } from '../../src/core/linter.js';
 import { RULES } from '../../src/rules/index.js';
 import { CORRUPTION_KINDS, inject } from '../support/corrupt.js';
-import { corpusFiles, indexText, isRealUnaltered } from '../support/corpus.js';
+import { indexText, realMainSessions } from '../support/corpus.js';
 
-const mains = corpusFiles().filter(
-  (f) => isRealUnaltered(f.kind) && !f.relative.includes('/subagents/') && !/agent-[^/]*\.jsonl$/.test(f.relative),
-);
+const mains = realMainSessions();
 
 describe('injected corruptions', () => {
   for (const kind of CORRUPTION_KINDS) {

@@ -10,7 +10,7 @@ import { linkGroup } from '../../src/core/linter.js';
 import { resumeModel } from '../../src/core/resume.js';
 import { scoreSession } from '../../src/core/score.js';
 import { CORRUPTION_KINDS, inject } from '../support/corrupt.js';
-import { corpusFiles, indexText, isRealUnaltered } from '../support/corpus.js';
+import { indexText, realMainSessions } from '../support/corpus.js';
 
 /** Probability that a random broken session outranks a random healthy one. */
 export function rocAuc(broken: readonly number[], healthy: readonly number[]): number {
@@ -20,9 +20,7 @@ export function rocAuc(broken: readonly number[], healthy: readonly number[]): n
 }
 
 describe('corruption score', () => {
-  const mains = corpusFiles().filter(
-    (f) => isRealUnaltered(f.kind) && !f.relative.includes('/subagents/') && !/agent-[^/]*\.jsonl$/.test(f.relative),
-  );
+  const mains = realMainSessions();
   const broken: number[] = [];
   const healthy: number[] = [];
   const healthyReal: number[] = [];

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resumeModel } from '../../src/core/resume.js';
 import { CORRUPTION_KINDS, inject } from '../support/corrupt.js';
-import { corpusFiles, indexText, isRealUnaltered } from '../support/corpus.js';
+import { corpusFiles, indexText, realMainSessions } from '../support/corpus.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const reader = path.join(here, 'read.mjs');
@@ -91,9 +91,7 @@ describe('resume model vs the official reader', () => {
 
   it('agrees on broken variants of every real main session', () => {
     const variants: string[] = [];
-    const mains = corpusFiles().filter(
-      (f) => isRealUnaltered(f.kind) && !f.relative.includes('/subagents/') && !/agent-[^/]*\.jsonl$/.test(f.relative),
-    );
+    const mains = realMainSessions();
     for (const f of mains) {
       const original = fs.readFileSync(f.absolute, 'utf8');
       for (const kind of CORRUPTION_KINDS) {

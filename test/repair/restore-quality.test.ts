@@ -11,7 +11,7 @@ import { resumeModel } from '../../src/core/resume.js';
 import { RULES } from '../../src/rules/index.js';
 import { planFile } from '../../src/repair/plan.js';
 import { type CorruptionKind, inject } from '../support/corrupt.js';
-import { corpusFiles, indexText, isRealUnaltered } from '../support/corpus.js';
+import { indexText, realMainSessions } from '../support/corpus.js';
 
 const REPAIRABLE: readonly CorruptionKind[] = [
   'phantom-parent',
@@ -24,9 +24,7 @@ const REPAIRABLE: readonly CorruptionKind[] = [
   'invalid-json-nul',
 ];
 
-const mains = corpusFiles().filter(
-  (f) => isRealUnaltered(f.kind) && !f.relative.includes('/subagents/') && !/agent-[^/]*\.jsonl$/.test(f.relative),
-);
+const mains = realMainSessions();
 const lint = { rules: RULES, severities: new Map() };
 const file = classifyPath('/projects/-home-u-proj/0b7a6f4e-2c1d-4e8f-9a0b-1c2d3e4f5a6b.jsonl', '/');
 const messages = (bytes: Buffer | string): string[] => resumeModel(indexText(bytes)).messages.map((m) => m.uuid as string);

@@ -42,13 +42,13 @@ export interface RunResult {
 
 export async function run(
   argv: readonly string[],
-  options: { env: NodeJS.ProcessEnv; cwd: string; tty?: boolean; answers?: string[] },
+  options: { env: NodeJS.ProcessEnv; cwd: string; tty?: boolean; columns?: number | undefined; answers?: string[] },
 ): Promise<RunResult> {
   let stdout = '';
   let stderr = '';
   const answers = options.answers === undefined ? undefined : [...options.answers];
   const io: Io = {
-    stdout: { write: (s) => void (stdout += s), isTTY: options.tty === true },
+    stdout: { write: (s) => void (stdout += s), isTTY: options.tty === true, columns: options.columns },
     stderr: { write: (s) => void (stderr += s), isTTY: false },
     stdinIsTTY: options.tty === true,
     env: options.env,

@@ -37,6 +37,13 @@ export function isRealUnaltered(kind: string): boolean {
   return kind.startsWith('real') && !kind.includes('normalized') && !kind.includes('transformed');
 }
 
+/** Real, unaltered main sessions (no subagent files): where corruptions are injected. */
+export function realMainSessions(): CorpusFile[] {
+  return corpusFiles().filter(
+    (f) => isRealUnaltered(f.kind) && !f.relative.includes('/subagents/') && !/agent-[^/]*\.jsonl$/.test(f.relative),
+  );
+}
+
 /** Indexes text held in memory as if it were `<folder>/<name>`. */
 export function indexText(text: string | Buffer, options: { folder?: string; name?: string; role?: SessionFile['role'] } = {}): SessionIndex {
   const folder = options.folder ?? '-home-u-proj';
