@@ -67,8 +67,9 @@ function fixHunk({ filePatch, renderPatch }: DiffModule, index: SessionIndex, ed
     else if (e.kind === 'replace') lines.push(`@@ line ${e.line} @@`, `-${e.before}`, ...e.after.map((a) => `+${a}`));
     else lines.push(`@@ after line ${e.line} @@`, ...e.after.map((a) => `+${a}`));
   }
-  const before = Buffer.from(edits.filter((e) => e.kind !== 'insertAfter').map((e) => (e as { before: string }).before).join('\n'));
-  const after = Buffer.from(edits.flatMap((e) => (e.kind === 'delete' ? [] : e.after)).join('\n'));
+  // Whole lines, each with its newline, so the hunk pairs old and new records.
+  const before = Buffer.from(edits.filter((e) => e.kind !== 'insertAfter').map((e) => `${(e as { before: string }).before}\n`).join(''));
+  const after = Buffer.from(edits.flatMap((e) => (e.kind === 'delete' ? [] : e.after.map((a) => `${a}\n`))).join(''));
   const rendered = renderPatch(filePatch(index.file.displayPath, before, after));
   return rendered === '' ? lines.join('\n') : rendered;
 }

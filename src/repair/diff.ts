@@ -82,7 +82,8 @@ function shortenHunkLines(lines: readonly string[]): string[] {
 
 /** The structured patch between two versions of a file, one line of context. */
 export function filePatch(displayPath: string, before: Buffer, after: Buffer): StructuredPatch {
-  return structuredPatch(`a/${displayPath}`, `b/${displayPath}`, before.toString('utf8'), after.toString('utf8'), undefined, undefined, {
+  const label = displayPath.replace(/^\/+/, '');
+  return structuredPatch(`a/${label}`, `b/${label}`, before.toString('utf8'), after.toString('utf8'), undefined, undefined, {
     context: 1,
   });
 }

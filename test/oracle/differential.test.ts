@@ -14,7 +14,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { classifyPath } from '../../src/core/discovery.js';
 import { resumeModel } from '../../src/core/resume.js';
+import { planFile } from '../../src/repair/plan.js';
+import { RULES } from '../../src/rules/index.js';
 import { CORRUPTION_KINDS, inject } from '../support/corrupt.js';
 import { corpusFiles, indexText, realMainSessions } from '../support/corpus.js';
 
@@ -87,6 +90,36 @@ describe('resume model vs the official reader', () => {
     // attachments into user messages, which the model does not do yet. Only
     // this hand-written fixture (modelled on 2.1.220 shapes) has them.
     expect(result.far).toEqual(['agent-sessions/claude/small.jsonl: reader 3, model 2']);
+  });
+
+  it('loads the whole conversation again after fix --unsafe, by the official reader itself', async () => {
+    const lint = { rules: RULES, severities: new Map() };
+    const session = classifyPath('/projects/-home-u-proj/0b7a6f4e-2c1d-4e8f-9a0b-1c2d3e4f5a6b.jsonl', '/');
+    const fixed: Array<{ file: string; intended: string[] }> = [];
+    for (const f of realMainSessions()) {
+      const original = fs.readFileSync(f.absolute, 'utf8');
+      for (const kind of ['phantom-parent', 'orphan-root', 'duplicate-different', 'parent-cycle', 'invalid-json-glued', 'invalid-json-nul'] as const) {
+        const injected = inject(original, kind, f.relative);
+        if (injected === undefined) continue;
+        const plan = await planFile(session, Buffer.from(injected.text), lint, { allow: new Set(['safe', 'unsafe']) });
+        const file = path.join(tmp, `fixed-${fixed.length}-${kind}.jsonl`);
+        fs.writeFileSync(file, plan.after);
+        fixed.push({ file, intended: modelMessages(f.absolute) });
+      }
+    }
+    const truth = oracle(fixed.map((x) => x.file));
+    let restored = 0;
+    let share = 0;
+    for (const { file, intended } of fixed) {
+      const loaded = truth.get(file);
+      expect(Array.isArray(loaded), `${file}: ${String(loaded)}`).toBe(true);
+      const got = new Set(loaded as string[]);
+      share += intended.length === 0 ? 1 : intended.filter((u) => got.has(u)).length / intended.length;
+      if (JSON.stringify(loaded) === JSON.stringify(intended)) restored++;
+    }
+    expect(fixed.length).toBeGreaterThan(200);
+    expect(share / fixed.length).toBeGreaterThanOrEqual(0.99);
+    expect(restored / fixed.length).toBeGreaterThanOrEqual(0.95);
   });
 
   it('agrees on broken variants of every real main session', () => {
