@@ -122,16 +122,23 @@ export function discover(inputs: readonly string[], cwd: string, options: Discov
   const files = new Set<string>();
   const visitedDirs = new Set<string>();
 
-  const walk = (dir: string, explicit: boolean): void => {
-    let real: string;
-    try {
-      real = fs.realpathSync(dir);
-    } catch (error) {
-      problems.push({ path: dir, message: describeFsError(error, dir), explicit });
-      return;
+  /**
+   * `real` is the directory's real path when known: a plain subfolder's is
+   * its parent's real path plus its name, so only a folder reached through
+   * a symbolic link (the only way to loop) costs a realpath lookup.
+   */
+  const walk = (dir: string, explicit: boolean, knownReal: string | undefined): void => {
+    let real = knownReal;
+    if (real === undefined) {
+      try {
+        real = fs.realpathSync(dir);
+      } catch (error) {
+        problems.push({ path: dir, message: describeFsError(error, dir), explicit });
+        return;
+      }
     }
     if (visitedDirs.has(real)) {
-      if (!explicit) problems.push({ path: dir, message: `${dir}: skipped, a symbolic link loops back to ${real}`, explicit });
+      if (!explicit) problems.push({ path: dir, message: `${dir}: skipped, a symbolic link to ${real}, which is already being checked`, explicit });
       return;
     }
     visitedDirs.add(real);
@@ -162,7 +169,7 @@ export function discover(inputs: readonly string[], cwd: string, options: Discov
         if (entry.name.endsWith('.jsonl')) {
           problems.push({ path: child, message: `${child}: is a directory, not a transcript; skipped`, explicit: false });
         }
-        walk(child, false);
+        walk(child, false, entry.isSymbolicLink() ? undefined : path.join(real, entry.name));
       } else if (isFile && entry.name.endsWith('.jsonl') && !isSideFile(entry.name)) {
         files.add(child);
       }
@@ -179,7 +186,7 @@ export function discover(inputs: readonly string[], cwd: string, options: Discov
       continue;
     }
     if (st.isDirectory()) {
-      walk(absolute, true);
+      walk(absolute, true, undefined);
     } else if (st.isFile()) {
       try {
         fs.accessSync(absolute, fs.constants.R_OK);

@@ -83,6 +83,14 @@ describe('cclint check', () => {
     ]);
   });
 
+  it('checks a file once when a symbolic link leads to its folder again', async () => {
+    const dir = copyDemo(box);
+    fs.symlinkSync(dir, path.join(path.dirname(dir), 'alias'));
+    const r = await run(['check', '--format', 'json', path.dirname(dir)], { env: box.env, cwd: box.root });
+    expect((JSON.parse(r.stdout) as { summary: { files: number } }).summary.files).toBe(4);
+    expect(r.stderr).toContain('alias: skipped, a symbolic link to');
+  });
+
   it('--quiet hides warnings but --max-warnings still counts them', async () => {
     const file = path.join(box.root, 'warn.jsonl');
     const row = (uuid: string, parent: string | null, ts: string) =>
