@@ -18,7 +18,7 @@ import { classifyPath } from '../../src/core/discovery.js';
 import { resumeModel } from '../../src/core/resume.js';
 import { planFile } from '../../src/repair/plan.js';
 import { RULES } from '../../src/rules/index.js';
-import { CORRUPTION_KINDS, inject } from '../support/corrupt.js';
+import { CORRUPTION_KINDS, inject, REPAIRABLE_KINDS } from '../support/corrupt.js';
 import { corpusFiles, indexText, realMainSessions } from '../support/corpus.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -98,7 +98,7 @@ describe('resume model vs the official reader', () => {
     const fixed: Array<{ file: string; intended: string[] }> = [];
     for (const f of realMainSessions()) {
       const original = fs.readFileSync(f.absolute, 'utf8');
-      for (const kind of ['phantom-parent', 'orphan-root', 'duplicate-different', 'parent-cycle', 'invalid-json-glued', 'invalid-json-nul'] as const) {
+      for (const kind of REPAIRABLE_KINDS) {
         const injected = inject(original, kind, f.relative);
         if (injected === undefined) continue;
         const plan = await planFile(session, Buffer.from(injected.text), lint, { allow: new Set(['safe', 'unsafe']) });

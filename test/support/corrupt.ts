@@ -43,6 +43,20 @@ export const CORRUPTION_KINDS: readonly CorruptionKind[] = [
   'orphan-tool-result',
 ];
 
+/**
+ * Kinds a repair can undo completely (a torn tail's record is gone for good,
+ * and cwd case, string content and tool pairing are not breaks of the chain).
+ */
+export const REPAIRABLE_KINDS: readonly CorruptionKind[] = [
+  'phantom-parent',
+  'orphan-root',
+  'duplicate-identical',
+  'duplicate-different',
+  'parent-cycle',
+  'invalid-json-glued',
+  'invalid-json-nul',
+];
+
 export interface Injected {
   readonly kind: CorruptionKind;
   /** The corrupted file's text. */
