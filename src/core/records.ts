@@ -149,6 +149,82 @@ export interface RecordSummary {
   readonly quietReply: boolean;
   /** Partial-compaction info; only on compact boundaries that carry it. */
   readonly preserved: PreservedInfo | undefined;
+  /** A `queued_command` attachment: a message typed while a turn was running. */
+  readonly queued: QueuedCommand | undefined;
+  /** A user row whose text is a local-command tag (`<command-name>` …). */
+  readonly commandTag: 'record' | 'output' | 'caveat' | undefined;
+  /** A user row that only says the turn was interrupted. */
+  readonly interrupt: boolean;
+}
+
+/** What the official reader needs to turn a queued command into a user message. */
+export interface QueuedCommand {
+  /** The prompt is a string or an array of blocks. */
+  readonly hasPrompt: boolean;
+  readonly isMeta: boolean;
+  readonly originKind: string | undefined;
+  /** A forwarded intent with a lineage: never converted. */
+  readonly forwarded: boolean;
+  /** The uuid the converted message takes, when the attachment names one. */
+  readonly sourceUuid: string | undefined;
+}
+
+/** Texts Claude Code writes for an interrupted turn or tool call (the reader's list). */
+const INTERRUPT_TEXTS: readonly string[] = [
+  '[Request interrupted by user]',
+  '[Request interrupted: the session ended before this agent finished. Nobody asked it to stop.]',
+  '[This turn ended before it finished.]',
+  '[Agent call interrupted: the process running this conversation stopped before this agent finished, so it returned no result. Nobody asked it to stop.]',
+  '[Request interrupted by user for tool use]',
+  '[Tool call did not complete: the turn was ended to deliver the message that follows. Nothing refused it; re-run it if still needed.]',
+  "[Tool call interrupted: the session ended before this call's result was recorded, so its outcome is unknown. Check whether it took effect before relying on it or running it again.]",
+  "[Tool call result not in this copy: this session was copied from another session before that session recorded this call's result. The call may have finished there, may still be running there, or may never have run. Check whether it took effect before relying on it or running it again.]",
+  "The user doesn't want to take this action right now. STOP what you are doing and wait for the user to tell you how to proceed.",
+  '[Tool call skipped: the turn was stopped before this call ran, by the check whose denial is on another call in this batch. Nothing refused this call and it had no effects; re-run it if still needed.]',
+  '[Tool call skipped: the turn ended to deliver the message that follows before this call ran. Nothing refused it; re-run it if still needed.]',
+];
+
+function isInterruptText(text: unknown): boolean {
+  return typeof text === 'string' && INTERRUPT_TEXTS.some((p) => text.startsWith(p));
+}
+
+function interruptOnly(content: unknown): boolean {
+  if (typeof content === 'string') return isInterruptText(content);
+  if (!Array.isArray(content) || content.length === 0) return false;
+  return content.every((block) => {
+    const b = block as JsonObject | null;
+    if (b?.type === 'text') return isInterruptText(b.text);
+    return b?.type === 'tool_result' && b.is_error === true && isInterruptText(b.content);
+  });
+}
+
+const COMMAND_TAGS: ReadonlyArray<readonly [string, 'record' | 'output' | 'caveat']> = [
+  ['<command-name>', 'record'],
+  ['<local-command-stdout>', 'output'],
+  ['<local-command-stderr>', 'output'],
+  ['<local-command-caveat>', 'caveat'],
+];
+
+function commandTagOf(content: unknown): 'record' | 'output' | 'caveat' | undefined {
+  let text: unknown;
+  if (typeof content === 'string') text = content;
+  else if (Array.isArray(content)) text = (content as Array<JsonObject | null>).findLast((b) => b?.type === 'text')?.text;
+  if (typeof text !== 'string') return undefined;
+  return COMMAND_TAGS.find(([prefix]) => text.startsWith(prefix))?.[1];
+}
+
+function queuedCommandOf(obj: JsonObject): QueuedCommand | undefined {
+  const a = obj.attachment as JsonObject | undefined;
+  if (a === undefined || a === null || a.type !== 'queued_command') return undefined;
+  const origin = a.origin as JsonObject | null | undefined;
+  const intent = a.forwardedIntent as JsonObject | null | undefined;
+  return {
+    hasPrompt: typeof a.prompt === 'string' || Array.isArray(a.prompt),
+    isMeta: Boolean(a.isMeta),
+    originKind: origin !== null && typeof origin === 'object' && typeof origin.kind === 'string' ? origin.kind : undefined,
+    forwarded: intent !== null && typeof intent === 'object' && typeof intent.lineage === 'string' && intent.lineage.length > 0,
+    sourceUuid: typeof a.source_uuid === 'string' && a.source_uuid !== '' ? a.source_uuid : undefined,
+  };
 }
 
 const EXCERPT_CHARS = 120;
@@ -250,8 +326,21 @@ export function summarize(
   }
 
   let attachmentType: string | undefined;
+  let queued: QueuedCommand | undefined;
   if (type === 'attachment' && obj.attachment !== null && typeof obj.attachment === 'object') {
     attachmentType = str((obj.attachment as JsonObject).type);
+    if (attachmentType === 'queued_command') {
+      queued = queuedCommandOf(obj);
+      const prompt = (obj.attachment as JsonObject).prompt;
+      if (typeof prompt === 'string') excerpt = excerptOf(prompt);
+    }
+  }
+  let commandTag: 'record' | 'output' | 'caveat' | undefined;
+  let interrupt = false;
+  if (type === 'user') {
+    const c = (obj.message as JsonObject | null | undefined)?.content;
+    if (obj.promptSource === undefined) commandTag = commandTagOf(c);
+    interrupt = interruptOnly(c);
   }
   let preserved: PreservedInfo | undefined;
   if (type === 'system' && obj.compactMetadata !== null && typeof obj.compactMetadata === 'object') {
@@ -304,6 +393,9 @@ export function summarize(
     originKind,
     quietReply,
     preserved,
+    queued,
+    commandTag,
+    interrupt,
   };
 }
 

@@ -9,11 +9,12 @@
  * only (no timestamps, no `last-prompt` checkpoints); the chain walk stops at
  * a null, missing or repeated parent, with no 5-second bridge; progress rows
  * are walked through; rows sharing an assistant `message.id` and their tool
- * results are put back; meta, sidechain and team rows are filtered out. Bad
+ * results are put back; queued commands (messages typed while a turn ran)
+ * become user messages; meta, sidechain and team rows are filtered out. Bad
  * lines are lost, except those with only leading NUL/space bytes, and a BOM
  * costs the first line. Files over 5 MiB drop everything before the last
- * compact boundary without preserved info. Not modelled: queued-command
- * attachments turned into user messages, and voice-call rows (both rare).
+ * compact boundary without preserved info. Not modelled: voice-call rows,
+ * and the reader's count of queued commands absorbed mid-turn (both rare).
  *
  * The same algorithm on a virtually repaired graph (phantom parents and
  * unexpected null parents pointed at the nearest earlier main-chain message,
@@ -349,6 +350,104 @@ function recoverSiblings(graph: Graph, chain: readonly RecordSummary[]): RecordS
   return out;
 }
 
+function rawParent(r: RecordSummary): string | undefined {
+  return typeof r.parentUuid === 'string' && r.parentUuid !== '' ? r.parentUuid : undefined;
+}
+
+/**
+ * Queued commands (messages typed while a turn ran) that hang below the
+ * leaf, directly or through other non-message rows, and that no abandoned
+ * message descends from: the reader appends them after the chain.
+ */
+function trailingQueued(graph: Graph, chain: readonly RecordSummary[], leaf: RecordSummary): RecordSummary[] {
+  const kids = new Map<string, RecordSummary[]>();
+  for (const row of graph.rows) {
+    if (isMessage(row)) continue;
+    const body = graph.byUuid.get(row.uuid as string);
+    const keys = new Set([rawParent(row), body === undefined ? undefined : graph.parentOf(body)]);
+    for (const key of keys) {
+      if (key === undefined) continue;
+      const list = kids.get(key);
+      if (list === undefined) kids.set(key, [row]);
+      else list.push(row);
+    }
+  }
+  const visited = new Set(chain.map((r) => r.uuid as string));
+  const offChainAncestors = new Set<string>();
+  for (const row of graph.rows) {
+    if (!isMessage(row) || row.isSidechain || row.teamName || visited.has(row.uuid as string)) continue;
+    let up = rawParent(row);
+    let ancestor = up === undefined ? undefined : graph.byUuid.get(up);
+    while (ancestor !== undefined && !visited.has(ancestor.uuid as string) && !offChainAncestors.has(ancestor.uuid as string)) {
+      offChainAncestors.add(ancestor.uuid as string);
+      up = rawParent(ancestor);
+      ancestor = up === undefined ? undefined : graph.byUuid.get(up);
+    }
+  }
+  const byTime = (a: RecordSummary, b: RecordSummary): number => {
+    const x = a.timestamp ?? '';
+    const y = b.timestamp ?? '';
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
+  const out: RecordSummary[] = [];
+  const stack: RecordSummary[] = [leaf];
+  while (stack.length > 0) {
+    const row = stack.pop() as RecordSummary;
+    if (row !== leaf) {
+      if (visited.has(row.uuid as string)) continue;
+      visited.add(row.uuid as string);
+      if (row.queued !== undefined && !offChainAncestors.has(row.uuid as string)) out.push(row);
+    }
+    const children = kids.get(row.uuid as string) ?? [];
+    const ordered = children.length > 1 ? [...children].sort(byTime) : children;
+    for (let i = ordered.length - 1; i >= 0; i--) {
+      const child = ordered[i] as RecordSummary;
+      if (!visited.has(child.uuid as string)) stack.push(child);
+    }
+  }
+  return out;
+}
+
+/**
+ * Turns queued-command attachments into the user messages the reader
+ * returns: those a reply follows, and the trailing ones. A caveat-led local
+ * command (`<command-name>` then its output) does not count as a prompt.
+ */
+function convertQueued(list: readonly RecordSummary[], trailing: ReadonlySet<RecordSummary>): RecordSummary[] {
+  const completed = new Set<number>();
+  list.forEach((r, o) => {
+    if (r.type !== 'user' || !r.isMeta || r.commandTag !== 'caveat') return;
+    let recorded = false;
+    for (let i = o + 1; i < list.length; i++) {
+      const a = list[i] as RecordSummary;
+      if (a.type === 'assistant') break;
+      if (a.type !== 'user' || a.isMeta) continue;
+      if (a.commandTag === 'record' && !recorded) recorded = true;
+      else if (a.commandTag !== 'output' || !recorded) break;
+      completed.add(i);
+    }
+  });
+  const replyFollows: boolean[] = [];
+  let next: 'reply' | 'prompt' | undefined;
+  for (let o = list.length - 1; o >= 0; o--) {
+    const r = list[o] as RecordSummary;
+    replyFollows[o] = next === 'reply';
+    const toolResultRow = r.type === 'user' && rawParent(r) !== undefined && r.toolResultIds.length > 0;
+    if (r.type === 'assistant' || toolResultRow || r.interrupt) next = 'reply';
+    else if (r.type === 'user' && !r.isMeta && !r.isCompactSummary && !completed.has(o)) next = 'prompt';
+  }
+  const uuids = new Set(list.map((r) => r.uuid as string));
+  return list.map((r, o) => {
+    const q = r.queued;
+    if (completed.has(o) || q === undefined || !(replyFollows[o] === true || trailing.has(r))) return r;
+    if (!q.hasPrompt || (q.isMeta && !VISIBLE_META_ORIGINS.has(q.originKind ?? '')) || q.forwarded) return r;
+    const uuid = q.sourceUuid ?? (r.uuid as string);
+    if (uuid !== r.uuid && uuids.has(uuid)) return r;
+    uuids.add(uuid);
+    return { ...r, type: 'user', uuid, isMeta: q.isMeta, originKind: q.originKind };
+  });
+}
+
 function isReturned(r: RecordSummary): boolean {
   if (!isMessage(r) || r.quietReply || r.isSidechain || r.teamName) return false;
   return !(r.isMeta && !VISIBLE_META_ORIGINS.has(r.originKind ?? ''));
@@ -368,7 +467,9 @@ function read(graph: Graph): Reading {
   if (leaf === undefined) return empty;
   const walked = walkChain(graph, leaf);
   const chain = recoverSiblings(graph, walked.rows);
-  return { leaf, chain, messages: chain.filter(isReturned), end: walked.end };
+  const trailing = trailingQueued(graph, chain, leaf);
+  const messages = convertQueued([...chain, ...trailing], new Set(trailing)).filter(isReturned);
+  return { leaf, chain, messages, end: walked.end };
 }
 
 /** Whether the intended conversation can differ from what loads today. */

@@ -1,0 +1,35 @@
+/**
+ * Unit cases for the resume model. Expectations were taken from the
+ * official reader (getSessionMessages) run on the same records; the
+ * differential test in test/oracle checks the model against it at scale.
+ */
+import { describe, expect, it } from 'vitest';
+import { resumeModel } from '../../src/core/resume.js';
+import { indexText } from '../support/corpus.js';
+
+const u = (n: number) => `${String(n).repeat(8)}-${String(n).repeat(4)}-4${String(n).repeat(3)}-8${String(n).repeat(3)}-${String(n).repeat(12)}`;
+const at = (s: number) => `2026-01-01T00:00:0${s}.000Z`;
+const row = (o: Record<string, unknown>) => JSON.stringify({ isSidechain: false, sessionId: 's', ...o });
+
+describe('resume model: queued commands', () => {
+  const text = [
+    row({ parentUuid: null, type: 'user', message: { role: 'user', content: 'start' }, uuid: u(1), timestamp: at(0) }),
+    row({ parentUuid: u(1), type: 'assistant', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'working' }] }, uuid: u(2), timestamp: at(1) }),
+    row({ parentUuid: u(2), type: 'attachment', attachment: { type: 'queued_command', prompt: 'also do this', source_uuid: u(9) }, uuid: u(3), timestamp: at(2) }),
+    row({ parentUuid: u(3), type: 'assistant', message: { id: 'm2', role: 'assistant', content: [{ type: 'text', text: 'done both' }] }, uuid: u(4), timestamp: at(3) }),
+    row({ parentUuid: u(4), type: 'attachment', attachment: { type: 'queued_command', prompt: 'meta note', isMeta: true }, uuid: u(5), timestamp: at(4) }),
+    row({ parentUuid: u(4), type: 'attachment', attachment: { type: 'queued_command', prompt: 'typed at the end' }, uuid: u(6), timestamp: at(5) }),
+  ].join('\n');
+
+  it('turns a queued command a reply follows into a user message with its source uuid', () => {
+    const messages = resumeModel(indexText(`${text}\n`)).messages;
+    expect(messages.map((m) => [m.uuid, m.type])).toEqual([
+      [u(1), 'user'],
+      [u(2), 'assistant'],
+      [u(9), 'user'],
+      [u(4), 'assistant'],
+      [u(6), 'user'],
+    ]);
+    expect(messages[2]?.excerpt).toBe('also do this');
+  });
+});
