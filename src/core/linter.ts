@@ -264,7 +264,7 @@ export function lintGroup(
 export const MAX_DEFERRED_BYTES = 256 * 1024 * 1024;
 
 function hasUnresolved(indexes: readonly SessionIndex[]): boolean {
-  return indexes.some((index) => [...index.unresolvedParents()].some((u) => index.externalParent(u) === undefined));
+  return indexes.some((index) => index.records.some((r) => index.hasMissingParent(r)));
 }
 
 /**

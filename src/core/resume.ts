@@ -476,9 +476,8 @@ function read(graph: Graph): Reading {
 function hasBreaks(index: SessionIndex): boolean {
   if (index.stats.hasBom || index.invalidLines.some((l) => l.recoveredRecords > 0)) return true;
   for (const r of index.records) {
-    if (typeof r.parentUuid === 'string') {
-      if (!index.byUuid.has(r.parentUuid) && index.externalParent(r.parentUuid) === undefined) return true;
-    } else if (r.parentUuid === null && index.isChainRow(r) && isMainChainRow(index, r) && expectedRoot(index, r) === undefined) {
+    if (index.hasMissingParent(r)) return true;
+    if (r.parentUuid === null && index.isChainRow(r) && isMainChainRow(index, r) && expectedRoot(index, r) === undefined) {
       return true;
     }
   }
@@ -490,7 +489,7 @@ function buildModel(index: SessionIndex): ResumeModel {
   // The intended conversation: damaged lines recovered, and every link that
   // cuts history pointed at the record a correct repair would choose.
   const repairedParent = (r: RecordSummary): string | null | undefined => {
-    if (typeof r.parentUuid === 'string' && !index.byUuid.has(r.parentUuid) && index.externalParent(r.parentUuid) === undefined) {
+    if (index.hasMissingParent(r)) {
       return bridgeTarget(index, r)?.uuid;
     }
     if (r.parentUuid === null && isMainChainRow(index, r) && expectedRoot(index, r) === undefined) {

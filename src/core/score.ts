@@ -47,7 +47,7 @@ function collectSignals(index: SessionIndex, resume: ResumeModel): ScoreSignals 
   for (const r of index.effectiveRecords()) {
     if (!index.isChainRow(r)) continue;
     if (r.parentUuid === null && isMainChainRow(index, r) && expectedRoot(index, r) === undefined) unexpectedRoots++;
-    if (typeof r.parentUuid === 'string' && !index.byUuid.has(r.parentUuid) && index.externalParent(r.parentUuid) === undefined) {
+    if (index.hasMissingParent(r)) {
       phantomLinks++;
     }
     if (isCompactBoundary(r) && isMainChainRow(index, r)) lastBoundarySegment = index.segmentOf(r);

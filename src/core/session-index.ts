@@ -264,13 +264,10 @@ export class SessionIndex {
     const text = this.lineText(record.line);
     const parsed = parseLine(text, this.lineTerminated(record.line));
     if (parsed === undefined) return undefined;
-    let seen = 0;
-    for (const r of this.records) {
-      if (r.line !== record.line) continue;
-      if (r === record) return parsed.records[seen];
-      seen++;
-    }
-    return undefined;
+    // The records of one line are contiguous: count back to the line's first.
+    let first = record.ordinal;
+    while (first > 0 && this.records[first - 1]?.line === record.line) first--;
+    return parsed.records[record.ordinal - first];
   }
 
   lineTerminated(line: number): boolean {
@@ -290,6 +287,16 @@ export class SessionIndex {
   /** Where a parent uuid missing from this file lives instead, if anywhere. */
   externalParent(uuid: string): ExternalParent | undefined {
     return this.externalParents.get(uuid);
+  }
+
+  /**
+   * The record's parentUuid names a record that exists nowhere it could: not
+   * in this file, and not in a related file the linker found. The one
+   * definition of a phantom parent for rules, resume model, score and fixer.
+   */
+  hasMissingParent(record: RecordSummary): boolean {
+    const parent = record.parentUuid;
+    return typeof parent === 'string' && !this.byUuid.has(parent) && this.externalParents.get(parent) === undefined;
   }
 
   /** Parent uuids that name no record of this file. */
