@@ -51,7 +51,7 @@ export async function runCheck(
   progress.done();
   for (const failure of outcome.failures) {
     io.stderr.write(`cclint: ${failure.message}\n`);
-    if (paths.some((p) => failure.path.endsWith(p) || p.endsWith(failure.path))) unreadableExplicit = true;
+    if (failure.explicit) unreadableExplicit = true;
   }
   const results = outcome.results;
   for (const r of results) {

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import { styleText } from 'node:util';
 import { Command, Option } from 'commander';
-import { defaultProjectsRoot, discover } from '../core/discovery.js';
+import { defaultProjectsRoot, describeFsError, discover } from '../core/discovery.js';
 import { UsageError } from '../core/errors.js';
 import { indexFile, linkGroup, ProjectRegistry } from '../core/linter.js';
 import type { SessionIndex } from '../core/session-index.js';
@@ -61,17 +61,10 @@ type DiffModule = typeof import('../repair/diff.js');
 
 /** The changed lines of one fix, shown the way the dry-run diff shows them. */
 function fixHunk({ filePatch, renderPatch }: DiffModule, index: SessionIndex, edits: readonly RecordEdit[]): string {
-  const lines: string[] = [];
-  for (const e of edits) {
-    if (e.kind === 'delete') lines.push(`@@ line ${e.line} @@`, `-${e.before}`);
-    else if (e.kind === 'replace') lines.push(`@@ line ${e.line} @@`, `-${e.before}`, ...e.after.map((a) => `+${a}`));
-    else lines.push(`@@ after line ${e.line} @@`, ...e.after.map((a) => `+${a}`));
-  }
   // Whole lines, each with its newline, so the hunk pairs old and new records.
   const before = Buffer.from(edits.filter((e) => e.kind !== 'insertAfter').map((e) => `${(e as { before: string }).before}\n`).join(''));
   const after = Buffer.from(edits.flatMap((e) => (e.kind === 'delete' ? [] : e.after.map((a) => `${a}\n`))).join(''));
-  const rendered = renderPatch(filePatch(index.file.displayPath, before, after));
-  return rendered === '' ? lines.join('\n') : rendered;
+  return renderPatch(filePatch(index.file.displayPath, before, after));
 }
 
 function interactivePolicy(
@@ -207,7 +200,14 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
         for (const file of group.files) {
           if (prompts?.quit() === true) break;
           const others = onDisk.filter((i) => i.file.path !== file.path);
-          const bytes = fs.readFileSync(file.path);
+          let bytes: Buffer;
+          try {
+            bytes = fs.readFileSync(file.path);
+          } catch (error) {
+            io.stderr.write(`cclint: ${describeFsError(error, file.displayPath)}\n`);
+            failed = true;
+            continue;
+          }
           const plan = await planFile(file, bytes, lint, {
             allow,
             rules: only,

@@ -119,7 +119,8 @@ export interface DiscoverOptions {
 
 export function discover(inputs: readonly string[], cwd: string, options: DiscoverOptions = {}): Discovery {
   const problems: DiscoveryProblem[] = [];
-  const files = new Set<string>();
+  /** Path → named on the command line. */
+  const files = new Map<string, boolean>();
   const visitedDirs = new Set<string>();
 
   /**
@@ -171,7 +172,7 @@ export function discover(inputs: readonly string[], cwd: string, options: Discov
         }
         walk(child, false, entry.isSymbolicLink() ? undefined : path.join(real, entry.name));
       } else if (isFile && entry.name.endsWith('.jsonl') && !isSideFile(entry.name)) {
-        files.add(child);
+        if (!files.has(child)) files.set(child, false);
       }
     }
   };
@@ -190,7 +191,7 @@ export function discover(inputs: readonly string[], cwd: string, options: Discov
     } else if (st.isFile()) {
       try {
         fs.accessSync(absolute, fs.constants.R_OK);
-        files.add(absolute);
+        files.set(absolute, true);
       } catch (error) {
         problems.push({ path: input, message: describeFsError(error, input), explicit: true });
       }
@@ -199,19 +200,19 @@ export function discover(inputs: readonly string[], cwd: string, options: Discov
     }
   }
 
-  return { ...groupFiles([...files].sort(), cwd, options.groupLegacyAgents ?? true), problems };
+  return { ...groupFiles(files, cwd, options.groupLegacyAgents ?? true), problems };
 }
 
 function groupFiles(
-  files: readonly string[],
+  named: ReadonlyMap<string, boolean>,
   cwd: string,
   groupLegacyAgents: boolean,
 ): { groups: SessionGroup[]; projectFiles: Map<string, string[]> } {
   const byKey = new Map<string, { projectDir: string; sessionId: string | undefined; files: SessionFile[] }>();
   const projectFiles = new Map<string, string[]>();
   const standalone: SessionGroup[] = [];
-  for (const file of files) {
-    const info = classifyPath(file, cwd);
+  for (const file of [...named.keys()].sort()) {
+    const info = { ...classifyPath(file, cwd), explicit: named.get(file) === true };
     const list = projectFiles.get(info.projectDir);
     if (list === undefined) projectFiles.set(info.projectDir, [file]);
     else list.push(file);

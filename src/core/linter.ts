@@ -39,6 +39,24 @@ export interface LintOptions {
 export interface ReadFailure {
   readonly path: string;
   readonly message: string;
+  /** The file was named on the command line (exit 2 when it cannot be read). */
+  readonly explicit: boolean;
+}
+
+/** Indexes the files of one group; a file that cannot be read becomes a failure. */
+function indexGroup(group: SessionGroup, onIndexed?: (index: SessionIndex) => void): { indexes: SessionIndex[]; failures: ReadFailure[] } {
+  const indexes: SessionIndex[] = [];
+  const failures: ReadFailure[] = [];
+  for (const file of group.files) {
+    try {
+      const index = indexFile(file);
+      indexes.push(index);
+      onIndexed?.(index);
+    } catch (error) {
+      failures.push({ path: file.displayPath, message: readErrorMessage(error, file.displayPath), explicit: file.explicit === true });
+    }
+  }
+  return { indexes, failures };
 }
 
 function fill(template: string, data: Readonly<Record<string, string | number>> | undefined): string {
@@ -241,15 +259,7 @@ export function lintGroup(
   registry: ProjectRegistry | undefined,
   onIndex?: (index: SessionIndex, findings: readonly Finding[]) => void,
 ): GroupOutcome {
-  const failures: ReadFailure[] = [];
-  const indexes: SessionIndex[] = [];
-  for (const file of group.files) {
-    try {
-      indexes.push(indexFile(file));
-    } catch (error) {
-      failures.push({ path: file.displayPath, message: readErrorMessage(error, file.displayPath) });
-    }
-  }
+  const { indexes, failures } = indexGroup(group);
   linkGroup(indexes, registry);
   const results: FileResult[] = [];
   for (const index of indexes) {
@@ -289,17 +299,9 @@ export function lintFolder(
     emit({ results: indexes.map((index) => resultOf(index, lintIndex(index, options))), failures });
   };
   for (const group of groups) {
-    const failures: ReadFailure[] = [];
-    const indexes: SessionIndex[] = [];
-    for (const file of group.files) {
-      try {
-        const index = indexFile(file);
-        indexes.push(index);
-        for (const uuid of index.byUuid.keys()) if (!known.has(uuid)) known.set(uuid, file.path);
-      } catch (error) {
-        failures.push({ path: file.displayPath, message: readErrorMessage(error, file.displayPath) });
-      }
-    }
+    const { indexes, failures } = indexGroup(group, (index) => {
+      for (const uuid of index.byUuid.keys()) if (!known.has(uuid)) known.set(uuid, index.file.path);
+    });
     linkGroup(indexes, harvested);
     if (!hasUnresolved(indexes)) {
       finish(indexes, failures);

@@ -29,6 +29,8 @@ export interface SessionFile {
   readonly projectFolderName: string;
   /** The session id the layout implies (file stem, or the `<sid>/subagents` folder). */
   readonly layoutSessionId: string | undefined;
+  /** Named on the command line (not found by walking a folder). */
+  readonly explicit?: boolean | undefined;
 }
 
 export interface InvalidLine {

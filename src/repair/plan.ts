@@ -14,7 +14,7 @@
  * Untouched lines keep their exact bytes; a changed record is written as
  * compact JSON in its original key order.
  */
-import { createHash } from 'node:crypto';
+import { sha256 } from '../core/hash.js';
 import { bufferSource } from '../core/reader.js';
 import { lintIndex, type LintOptions } from '../core/linter.js';
 import { resumeModel } from '../core/resume.js';
@@ -43,9 +43,6 @@ export interface PlanPolicy {
   readonly link?: ((index: SessionIndex) => void) | undefined;
 }
 
-export function sha256(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
 
 interface LineSpan {
   readonly start: number;

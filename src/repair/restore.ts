@@ -12,7 +12,8 @@ import { BackupError, ConcurrentModificationError, PathError, UsageError } from 
 import type { FsPort } from './fs-port.js';
 import type { AuditEntry, FilePlan } from './types.js';
 import type { CommitOptions } from './write.js';
-import { commitWith, sha256, statePaths } from './write.js';
+import { sha256 } from '../core/hash.js';
+import { commitWith, statePaths } from './write.js';
 
 export interface RestoreOptions
   extends Pick<

@@ -19,7 +19,8 @@
  *
  * A failure before step 4 leaves the transcript untouched.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256 } from '../core/hash.js';
 import os from 'node:os';
 import path from 'node:path';
 import { BackupError, CclintError, ConcurrentModificationError, LiveSessionError } from '../core/errors.js';
@@ -65,9 +66,6 @@ export interface CommitOptions {
   readonly ownWriteSince?: number | undefined;
 }
 
-export function sha256(data: Buffer | string): string {
-  return createHash('sha256').update(data).digest('hex');
-}
 
 function homeOf(env: NodeJS.ProcessEnv): string {
   return env.HOME !== undefined && env.HOME !== '' ? env.HOME : os.homedir();
