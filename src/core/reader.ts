@@ -174,20 +174,3 @@ export function scanLines(source: ByteSource, onLine: (line: RawLine) => void): 
   }
   return { byteLength: position, lineCount: lineNo, endsWithNewline, hasBom };
 }
-
-/** Reads `length` bytes at `offset` of a file: used for targeted re-reads. */
-export function readRange(path: string, offset: number, length: number): Buffer {
-  const fd = fs.openSync(path, 'r');
-  try {
-    const target = Buffer.allocUnsafe(length);
-    let done = 0;
-    while (done < length) {
-      const n = fs.readSync(fd, target, done, length - done, offset + done);
-      if (n === 0) break;
-      done += n;
-    }
-    return target.subarray(0, done);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
