@@ -90,8 +90,21 @@ export const MAX_DECODED_LINE_BYTES = Math.min(bufferConstants.MAX_STRING_LENGTH
  * Calls `onLine` for every physical line, in order. A final line without `\n`
  * is reported with `terminated: false`; an empty file yields no lines.
  */
+/**
+ * One read buffer shared by successive scans. A folder of thousands of small
+ * sessions would otherwise allocate (and page-fault in, and collect) a fresh
+ * buffer per file; a nested scan, which nothing does today, gets its own.
+ */
+let spareChunk: Buffer | undefined;
+
+function takeChunk(): Buffer {
+  const chunk = spareChunk ?? Buffer.allocUnsafeSlow(CHUNK);
+  spareChunk = undefined;
+  return chunk;
+}
+
 export function scanLines(source: ByteSource, onLine: (line: RawLine) => void): ReadStats {
-  let chunk = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(source.size, 1)));
+  const chunk = takeChunk();
   // Bytes of a line that started in an earlier chunk.
   let carry: Buffer[] = [];
   let carryBytes = 0;
@@ -162,14 +175,12 @@ export function scanLines(source: ByteSource, onLine: (line: RawLine) => void): 
       }
       position += read;
       endsWithNewline = chunk[read - 1] === NEWLINE;
-      if (chunk.length < CHUNK && position < source.size) {
-        chunk = Buffer.allocUnsafe(CHUNK);
-      }
     }
     if (carryBytes > 0) {
       emit(carryTruncated ? undefined : Buffer.concat(carry, carryBytes), 0, carryBytes, carryBytes, false);
     }
   } finally {
+    spareChunk = chunk;
     source.close();
   }
   return { byteLength: position, lineCount: lineNo, endsWithNewline, hasBom };
