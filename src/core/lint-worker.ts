@@ -1,26 +1,26 @@
 /**
- * Worker-thread entry for parallel `check`: lints the session groups it is
- * given and posts back plain results (fixes reduced to title and
- * applicability; their edits are only ever computed in-process by `fix`).
+ * Worker-thread entry for parallel `check`: waits for its work, takes
+ * project folders off the shared counter until none is left, and posts back
+ * plain results (fixes reduced to title and applicability; their edits are
+ * only ever computed in-process by `fix`). With no listener left, the worker
+ * exits by itself.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { lintFolder } from './linter.js';
-import type { FileResult, SeveritySetting } from './types.js';
+import type { SeveritySetting } from './types.js';
 import { RULES } from '../rules/index.js';
-import { toTransferable, type WorkerInput } from './parallel.js';
+import { takeFolders, toTransferable, type WorkerInput } from './parallel.js';
 
-const input = workerData as WorkerInput;
-const projectFiles = new Map(input.projectFiles);
-const options = {
-  rules: RULES,
-  severities: new Map<string, SeveritySetting>(input.severities),
-  only: input.only === undefined ? undefined : new Set(input.only),
-};
-for (const folder of input.folders) {
-  lintFolder(folder, projectFiles, options, (outcome) =>
-    parentPort?.postMessage({
-      results: outcome.results.map((r: FileResult) => toTransferable(r)),
-      failures: outcome.failures,
-    }),
+parentPort?.once('message', (input: WorkerInput) => {
+  const projectFiles = new Map(input.projectFiles);
+  const options = {
+    rules: RULES,
+    severities: new Map<string, SeveritySetting>(input.severities),
+    only: input.only === undefined ? undefined : new Set(input.only),
+  };
+  takeFolders(input.folders, input.next, (folder) =>
+    lintFolder(folder, projectFiles, options, (outcome) =>
+      parentPort?.postMessage({ results: outcome.results.map(toTransferable), failures: outcome.failures }),
+    ),
   );
-}
+});

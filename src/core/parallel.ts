@@ -1,7 +1,10 @@
 /**
- * Parallel linting for large scans: session groups are independent, so they
- * are spread over worker threads, balanced by size. Small inputs, and runs
- * from TypeScript sources (tests), lint in-process.
+ * Parallel linting for large scans. Project folders are independent (a
+ * folder's files resolve each other's parents, never another folder's), so
+ * they are handed out one at a time, largest first, to the main thread and
+ * worker threads alike through a shared counter: whoever is free takes the
+ * next folder, and no thread idles while another still has a queue. Small
+ * inputs, and runs from TypeScript sources (tests), lint in-process.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,9 +17,15 @@ import type { FileResult, Fix, SeveritySetting } from './types.js';
 /** Below this many bytes, starting workers costs more than it saves. */
 export const PARALLEL_MIN_BYTES = 64 * 1024 * 1024;
 
+/** The work a lint worker is sent once it has started. */
 export interface WorkerInput {
-  /** Whole project folders: a folder's files resolve each other's parents. */
+  /** Whole project folders, in the order they are taken. */
   readonly folders: ReadonlyArray<readonly SessionGroup[]>;
+  /**
+   * One Int32 shared by every thread: the index of the next folder to take.
+   * `Atomics.add` hands each folder to exactly one thread.
+   */
+  readonly next: Int32Array;
   readonly projectFiles: ReadonlyArray<readonly [string, readonly string[]]>;
   readonly severities: ReadonlyArray<readonly [string, SeveritySetting]>;
   readonly only: readonly string[] | undefined;
@@ -37,7 +46,12 @@ export function toTransferable(result: FileResult): FileResult {
   };
 }
 
-/** The other side of {@link toTransferable}: edits are never computed for check. */
+/**
+ * The other side of {@link toTransferable}, and what in-process results go
+ * through too: a fix's `edits` closure holds its whole session index, and
+ * keeping every index of a run alive until the report is printed costs
+ * memory and garbage-collection time that check never needs.
+ */
 function fromTransferable(result: FileResult): FileResult {
   return {
     ...result,
@@ -49,16 +63,38 @@ function notTransferred(): never {
   throw new Error('fix edits are computed by `cclint fix`, not carried in check results');
 }
 
-function groupBytes(group: SessionGroup): number {
+function folderBytes(folder: readonly SessionGroup[]): number {
   let bytes = 0;
-  for (const f of group.files) {
-    try {
-      bytes += fs.statSync(f.path).size;
-    } catch {
-      // unreadable files are reported when linted
+  for (const group of folder) {
+    for (const f of group.files) {
+      try {
+        bytes += fs.statSync(f.path).size;
+      } catch {
+        // unreadable files are reported when linted
+      }
     }
   }
   return bytes;
+}
+
+/** `CCLINT_THREADS` when set to a positive integer, else undefined. */
+function requestedThreads(): number | undefined {
+  const requested = Number.parseInt(process.env.CCLINT_THREADS ?? '', 10);
+  return Number.isInteger(requested) && requested > 0 ? requested : undefined;
+}
+
+/** Takes folders off the shared counter until none is left. */
+export function takeFolders(
+  folders: ReadonlyArray<readonly SessionGroup[]>,
+  next: Int32Array,
+  lint: (folder: readonly SessionGroup[]) => void,
+): void {
+  for (;;) {
+    const i = Atomics.add(next, 0, 1);
+    const folder = folders[i];
+    if (folder === undefined) return;
+    lint(folder);
+  }
 }
 
 export interface LintRun {
@@ -69,6 +105,10 @@ export interface LintRun {
 /**
  * Lints every group; `onProgress` is called after each group with the
  * number done. Results come back in no particular order.
+ *
+ * With `CCLINT_THREADS` set, that many threads are used whatever the input
+ * size; otherwise one per core (at most 4) once the input reaches
+ * {@link PARALLEL_MIN_BYTES}.
  */
 export async function lintGroups(
   groups: readonly SessionGroup[],
@@ -83,12 +123,6 @@ export async function lintGroups(
     else list.push(g);
   }
   const folders = [...byFolder.values()];
-  const sizes = folders.map((f) => f.reduce((n, g) => n + groupBytes(g), 0));
-  const total = sizes.reduce((a, b) => a + b, 0);
-  const workerFile = fileURLToPath(new URL('./lint-worker.js', import.meta.url));
-  const requested = Number.parseInt(process.env.CCLINT_THREADS ?? '', 10);
-  const cores = Number.isInteger(requested) && requested > 0 ? requested : Math.min(os.availableParallelism?.() ?? os.cpus().length, 4);
-  const threads = Math.min(cores, folders.length);
   const results: FileResult[] = [];
   const failures: ReadFailure[] = [];
   let done = 0;
@@ -97,43 +131,74 @@ export async function lintGroups(
     failures.push(...outcome.failures);
     onProgress(++done);
   };
-  if (total < PARALLEL_MIN_BYTES || threads < 2 || !fs.existsSync(workerFile)) {
-    for (const folder of folders) lintFolder(folder, projectFiles, options, collect);
+  const collectOwn = (outcome: { results: FileResult[]; failures: ReadFailure[] }): void =>
+    collect({ results: outcome.results.map((r) => fromTransferable(toTransferable(r))), failures: outcome.failures });
+  const lintOwn = (folder: readonly SessionGroup[]): void => lintFolder(folder, projectFiles, options, collectOwn);
+
+  const workerFile = fileURLToPath(new URL('./lint-worker.js', import.meta.url));
+  const requested = requestedThreads();
+  const threads = Math.min(requested ?? Math.min(os.availableParallelism(), 4), folders.length);
+  if (threads < 2 || !fs.existsSync(workerFile)) {
+    for (const folder of folders) lintOwn(folder);
     return { results, failures };
   }
-  // Largest folder first onto the least-loaded thread.
-  const buckets: SessionGroup[][][] = Array.from({ length: threads }, () => []);
-  const load = new Array<number>(threads).fill(0);
-  const order = folders.map((_, i) => i).sort((a, b) => (sizes[b] as number) - (sizes[a] as number));
-  for (const i of order) {
-    const target = load.indexOf(Math.min(...load));
-    (buckets[target] as SessionGroup[][]).push(folders[i] as SessionGroup[]);
-    load[target] = (load[target] as number) + (sizes[i] as number);
-  }
-  // The main thread lints the first share itself while workers take the
-  // rest: one worker fewer to start, and no core left idle.
-  const [own = [], ...others] = buckets;
-  const workers = Promise.all(
-    others.map(
-      (bucket) =>
+
+  // Sizes decide whether threads pay off and which folders go first. The
+  // workers are started as soon as the input is known to be large enough,
+  // so their start-up overlaps the rest of this pass.
+  const workers: Worker[] = [];
+  const finished: Array<Promise<void>> = [];
+  const startWorkers = (): void => {
+    for (let i = 1; i < threads; i++) {
+      const worker = new Worker(workerFile);
+      workers.push(worker);
+      finished.push(
         new Promise<void>((resolve, reject) => {
-          const dirs = new Set(bucket.map((f) => (f[0] as SessionGroup).projectDir));
-          const input: WorkerInput = {
-            folders: bucket,
-            projectFiles: [...projectFiles].filter(([dir]) => dirs.has(dir)),
-            severities: [...options.severities],
-            only: options.only === undefined ? undefined : [...options.only],
-          };
-          const worker = new Worker(workerFile, { workerData: input });
           worker.on('message', (message: WorkerMessage) =>
             collect({ results: message.results.map(fromTransferable), failures: message.failures }),
           );
           worker.on('error', (error) => reject(error instanceof Error ? error : new Error(String(error))));
           worker.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`lint worker exited with code ${code}`))));
         }),
-    ),
-  );
-  for (const folder of own) lintFolder(folder, projectFiles, options, collect);
-  await workers;
+      );
+    }
+  };
+  if (requested !== undefined) startWorkers();
+  const sizes: number[] = [];
+  let total = 0;
+  for (const folder of folders) {
+    const bytes = folderBytes(folder);
+    sizes.push(bytes);
+    total += bytes;
+    if (workers.length === 0 && total >= PARALLEL_MIN_BYTES) startWorkers();
+  }
+  if (workers.length === 0) {
+    for (const folder of folders) lintOwn(folder);
+    return { results, failures };
+  }
+
+  // Largest first: the last folders taken are the small ones, so the
+  // threads finish close together.
+  const order = folders
+    .map((folder, i) => ({ folder, bytes: sizes[i] as number }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .map((entry) => entry.folder);
+  const next = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+  const input: WorkerInput = {
+    folders: order,
+    next,
+    projectFiles: [...projectFiles],
+    severities: [...options.severities],
+    only: options.only === undefined ? undefined : [...options.only],
+  };
+  for (const worker of workers) worker.postMessage(input);
+  try {
+    takeFolders(order, next, lintOwn);
+    await Promise.all(finished);
+  } catch (error) {
+    // A rule crashed here or in a worker: the run is over, so are the others.
+    await Promise.all(workers.map((worker) => worker.terminate()));
+    throw error;
+  }
   return { results, failures };
 }

@@ -83,6 +83,9 @@ export const CHAIN_TYPES: ReadonlySet<string> = new Set(['user', 'assistant', 's
 
 export type ContentShape = 'string' | 'array' | 'other' | 'absent';
 
+/** The repeating envelope fields whose strings the index shares: sessionId, cwd, slug, agentId. */
+export type InternedField = 0 | 1 | 2 | 3;
+
 /** How a record was recovered from a damaged line (see parse-line.ts). */
 export type Recovery = 'nul-leading' | 'nul-stripped' | 'glued-split';
 
@@ -253,7 +256,7 @@ export function summarize(
   line: number,
   ordinal: number,
   recovery: Recovery | undefined,
-  intern: (s: string | undefined) => string | undefined,
+  intern: (s: string | undefined, field: InternedField) => string | undefined,
 ): RecordSummary {
   const type = typeof obj.type === 'string' ? obj.type : '';
   const rawParent = obj.parentUuid;
@@ -371,10 +374,10 @@ export function summarize(
     isSidechain: obj.isSidechain === true,
     timestamp: ts,
     time: ts === undefined ? Number.NaN : Date.parse(ts),
-    sessionId: intern(str(obj.sessionId)),
-    cwd: intern(str(obj.cwd)),
-    slug: intern(str(obj.slug)),
-    agentId: intern(str(obj.agentId)),
+    sessionId: intern(str(obj.sessionId), 0),
+    cwd: intern(str(obj.cwd), 1),
+    slug: intern(str(obj.slug), 2),
+    agentId: intern(str(obj.agentId), 3),
     isMeta: obj.isMeta === true,
     isCompactSummary: obj.isCompactSummary === true,
     messageId,

@@ -276,14 +276,11 @@ function recoverSiblings(graph: Graph, chain: readonly RecordSummary[]): RecordS
     }
   }
   const attached = new Map<string, RecordSummary[]>();
-  const pairs = new Set<string>();
   const attach = (key: string, r: RecordSummary): void => {
-    const pair = `${key}\n${r.uuid as string}`;
-    if (pairs.has(pair)) return;
-    pairs.add(pair);
     const list = attached.get(key);
+    // A key collects a handful of results at most: a scan beats a pair set.
     if (list === undefined) attached.set(key, [r]);
-    else list.push(r);
+    else if (!list.some((other) => other.uuid === r.uuid)) list.push(r);
   };
   for (const r of results) {
     const parent = graph.parentOf(r) as string;
@@ -364,8 +361,9 @@ function trailingQueued(graph: Graph, chain: readonly RecordSummary[], leaf: Rec
   for (const row of graph.rows) {
     if (isMessage(row)) continue;
     const body = graph.byUuid.get(row.uuid as string);
-    const keys = new Set([rawParent(row), body === undefined ? undefined : graph.parentOf(body)]);
-    for (const key of keys) {
+    const raw = rawParent(row);
+    const linked = body === undefined ? undefined : graph.parentOf(body);
+    for (const key of linked === raw ? [raw] : [raw, linked]) {
       if (key === undefined) continue;
       const list = kids.get(key);
       if (list === undefined) kids.set(key, [row]);

@@ -8,6 +8,7 @@ import { type ByteSource, type RawLine, type ReadStats, scanLines } from './read
 import { type InvalidReason, parseLine } from './parse-line.js';
 import {
   type RecordSummary,
+  type InternedField,
   type Recovery,
   CHAIN_TYPES,
   isCompactBoundary,
@@ -109,12 +110,20 @@ export class SessionIndex {
     const byUuid = new Map<string, RecordSummary>();
     let duplicates: Map<string, RecordSummary[]> | undefined;
     const interned = new Map<string, string>();
-    const intern = (s: string | undefined): string | undefined => {
+    // Consecutive records nearly always repeat the value just seen in the
+    // same field: one string comparison instead of hashing a fresh copy.
+    const lastInterned: Array<string | undefined> = [undefined, undefined, undefined, undefined];
+    const intern = (s: string | undefined, field: InternedField): string | undefined => {
       if (s === undefined) return undefined;
-      const existing = interned.get(s);
-      if (existing !== undefined) return existing;
-      interned.set(s, s);
-      return s;
+      const last = lastInterned[field];
+      if (s === last) return last;
+      let existing = interned.get(s);
+      if (existing === undefined) {
+        interned.set(s, s);
+        existing = s;
+      }
+      lastInterned[field] = existing;
+      return existing;
     };
     let offsets = new Float64Array(1024);
     let lengths = new Float64Array(1024);

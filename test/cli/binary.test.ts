@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sandbox } from '../support/cli.js';
+import { CORPUS } from '../support/corpus.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = path.join(root, 'dist', 'cli.js');
@@ -15,7 +16,16 @@ const box = sandbox();
 afterAll(() => box.cleanup());
 
 function cclint(...args: string[]) {
-  return spawnSync(process.execPath, [cli, ...args], { cwd: root, env: box.env, encoding: 'utf8' });
+  return cclintWith({}, ...args);
+}
+
+function cclintWith(env: NodeJS.ProcessEnv, ...args: string[]) {
+  return spawnSync(process.execPath, [cli, ...args], {
+    cwd: root,
+    env: { ...box.env, ...env },
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
 }
 
 describe('the built cclint binary', () => {
@@ -35,6 +45,19 @@ describe('the built cclint binary', () => {
     const r = cclint('check', '--max-warnings', 'many', 'fixtures/demo');
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('--max-warnings');
+  });
+
+  // Worker threads only run from the built files, so this is where the
+  // threaded path is checked: same report, byte for byte, as one thread.
+  it('reports the same on threads as in one thread, over the whole corpus', () => {
+    const single = cclintWith({ CCLINT_THREADS: '1' }, 'check', '--format', 'json', CORPUS);
+    const threaded = cclintWith({ CCLINT_THREADS: '3' }, 'check', '--format', 'json', CORPUS);
+    expect(single.status).toBe(1);
+    expect(threaded.status).toBe(single.status);
+    expect(threaded.stderr).toBe(single.stderr);
+    expect(threaded.stdout).toBe(single.stdout);
+    const report = JSON.parse(threaded.stdout) as { results: unknown[] };
+    expect(report.results.length).toBeGreaterThan(170);
   });
 
   it('refuses an interactive fix without a terminal, writing nothing (exit 2)', () => {
