@@ -304,6 +304,12 @@ function recoverSiblings(graph: Graph, chain: readonly RecordSummary[]): RecordS
     if (id === undefined || done.has(id)) continue;
     done.add(id);
     const siblings = byMessageId.get(id) ?? [a];
+    // Nearly every response is whole on the chain with all its results:
+    // say so before allocating anything for it.
+    const complete = siblings.every(
+      (s) => onChain.has(s.uuid as string) && (attached.get(s.uuid as string) ?? []).every((r) => onChain.has(r.uuid as string)),
+    );
+    if (complete) continue;
     const siblingIds = new Set(siblings.map((s) => s.uuid as string));
     const offChain = siblings.filter((s) => !onChain.has(s.uuid as string));
     const direct: RecordSummary[] = [];

@@ -80,6 +80,8 @@ export class SessionIndex {
   private ancestryCache: { enter: Int32Array; exit: Int32Array } | undefined;
   private segmentCache: Int32Array | undefined;
   private effectiveCache: readonly RecordSummary[] | undefined;
+  /** Per ordinal: 0 not yet asked, 1 parent found, 2 parent missing. */
+  private missingParentCache: Uint8Array | undefined;
 
   private constructor(init: {
     file: SessionFile;
@@ -293,6 +295,7 @@ export class SessionIndex {
   /** Called by the group linker before rules run; not part of the rule API. */
   setExternalParents(found: ReadonlyMap<string, ExternalParent>): void {
     this.externalParents = new Map(found);
+    this.missingParentCache = undefined;
   }
 
   /** Where a parent uuid missing from this file lives instead, if anywhere. */
@@ -307,7 +310,14 @@ export class SessionIndex {
    */
   hasMissingParent(record: RecordSummary): boolean {
     const parent = record.parentUuid;
-    return typeof parent === 'string' && !this.byUuid.has(parent) && this.externalParents.get(parent) === undefined;
+    if (typeof parent !== 'string') return false;
+    // Asked several times per record (linker, resume model, score, rules).
+    this.missingParentCache ??= new Uint8Array(this.records.length);
+    const known = this.missingParentCache[record.ordinal];
+    if (known === 1 || known === 2) return known === 2;
+    const missing = !this.byUuid.has(parent) && this.externalParents.get(parent) === undefined;
+    this.missingParentCache[record.ordinal] = missing ? 2 : 1;
+    return missing;
   }
 
   /** Parent uuids that name no record of this file. */
