@@ -49,15 +49,18 @@ export async function runCheck(
     progress.update(`cclint: checked ${done.toLocaleString('en-US')} of ${total} sessions…`),
   );
   progress.done();
-  for (const failure of outcome.failures) {
+  // Threads finish in any order; messages and results come out by path.
+  const byPath = <T>(pathOf: (item: T) => string) => (a: T, b: T): number =>
+    pathOf(a) < pathOf(b) ? -1 : pathOf(a) > pathOf(b) ? 1 : 0;
+  const failures = [...outcome.failures].sort(byPath((f) => f.path));
+  for (const failure of failures) {
     io.stderr.write(`cclint: ${failure.message}\n`);
     if (failure.explicit) unreadableExplicit = true;
   }
-  const results = outcome.results;
+  const results = outcome.results.sort(byPath((r) => r.filePath));
   for (const r of results) {
     if (r.byteLength === 0) io.stderr.write(`cclint: ${r.filePath}: empty file, nothing to check\n`);
   }
-  results.sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0));
   return { results, unreadableExplicit };
 }
 

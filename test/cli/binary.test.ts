@@ -4,6 +4,7 @@
  * the shebang, ESM resolution from dist/, the exit code reaching the shell.
  */
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -58,6 +59,22 @@ describe('the built cclint binary', () => {
     expect(threaded.stdout).toBe(single.stdout);
     const report = JSON.parse(threaded.stdout) as { results: unknown[] };
     expect(report.results.length).toBeGreaterThan(170);
+  });
+
+  it('gives the same notes and report on four threads as on one, with empty files in several folders', () => {
+    const demo = path.join(root, 'fixtures', 'demo');
+    const projects = path.join(box.root, 'threads');
+    for (const name of ['-a', '-b', '-c', '-d']) {
+      fs.cpSync(demo, path.join(projects, name), { recursive: true });
+      fs.writeFileSync(path.join(projects, name, '00000000-0000-4000-8000-000000000000.jsonl'), '');
+    }
+    const single = cclintWith({ CCLINT_THREADS: '1' }, 'check', '--format', 'json', projects);
+    const threaded = cclintWith({ CCLINT_THREADS: '4' }, 'check', '--format', 'json', projects);
+    const empties = single.stderr.split('\n').filter((l) => l.includes('empty file'));
+    expect(empties).toHaveLength(4);
+    expect(empties).toEqual([...empties].sort());
+    expect(threaded.stderr).toBe(single.stderr);
+    expect(threaded.stdout).toBe(single.stdout);
   });
 
   it('refuses an interactive fix without a terminal, writing nothing (exit 2)', () => {
