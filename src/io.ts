@@ -23,19 +23,32 @@ export interface Io {
 
 export function processIo(): Io {
   return {
-    stdout: {
-      write: (text) => void process.stdout.write(text),
-      isTTY: process.stdout.isTTY === true,
-      columns: process.stdout.columns,
-    },
-    stderr: {
-      write: (text) => void process.stderr.write(text),
-      isTTY: process.stderr.isTTY === true,
-      columns: process.stderr.columns,
-    },
+    stdout: processStream(process.stdout),
+    stderr: processStream(process.stderr),
     stdinIsTTY: process.stdin.isTTY === true,
     env: process.env,
     cwd: process.cwd(),
+  };
+}
+
+/**
+ * A reader that stops early (`cclint check | head`) closes the pipe. Like
+ * other Unix tools, cclint then stops writing without a stack trace; the run
+ * itself goes on to its end and its own exit code, so a fix under way is
+ * never cut short by a closed pipe.
+ */
+function processStream(stream: NodeJS.WriteStream): OutputStream {
+  let closed = false;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    closed = true;
+  });
+  return {
+    write: (text) => {
+      if (!closed) stream.write(text);
+    },
+    isTTY: stream.isTTY === true,
+    columns: stream.columns,
   };
 }
 

@@ -77,6 +77,19 @@ describe('the built cclint binary', () => {
     expect(threaded.stdout).toBe(single.stdout);
   });
 
+  it('stops quietly when the reader closes the pipe early, keeping its own exit code', () => {
+    // The corpus report is megabytes, far more than a pipe buffers, so the
+    // writes after `head` exits meet a closed pipe (EPIPE).
+    const r = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${cli}" check --format json "${CORPUS}" | head -c 100 >/dev/null; echo "status \${PIPESTATUS[0]}" >&2`], {
+      cwd: root,
+      env: { ...box.env, CCLINT_THREADS: '1' },
+      encoding: 'utf8',
+    });
+    expect(r.stderr).not.toContain('EPIPE');
+    expect(r.stderr).not.toContain('Error');
+    expect(r.stderr).toContain('status 1');
+  });
+
   it('refuses an interactive fix without a terminal, writing nothing (exit 2)', () => {
     const r = cclint('fix', 'fixtures/demo');
     expect(r.status).toBe(2);
