@@ -1,9 +1,11 @@
 /**
  * `cclint check [paths…]`: lint transcripts and report. Never writes.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { Command, Option } from 'commander';
 import { discover } from '../core/discovery.js';
-import { lintGroups } from '../core/parallel.js';
+import { lintGroups, startLintThreads } from '../core/parallel.js';
 import type { FileResult } from '../core/types.js';
 import { countBySeverity } from '../core/types.js';
 import { FORMATTERS, formatterNames } from '../formatters/index.js';
@@ -29,6 +31,14 @@ export interface CheckRun {
   readonly unreadableExplicit: boolean;
 }
 
+function isFolder(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false; // discovery reports it
+  }
+}
+
 /** Discovers, lints and collects results; reports read problems on stderr. */
 export async function runCheck(
   paths: readonly string[],
@@ -37,6 +47,9 @@ export async function runCheck(
 ): Promise<CheckRun> {
   const lint = lintOptions(io, options.config, options.rule);
   const { inputs } = resolveInputs(paths, io);
+  // A folder may hold gigabytes: start the worker threads now, so that they
+  // get ready while the folder is walked. lintGroups stops them if unneeded.
+  const threads = inputs.some((input) => isFolder(path.resolve(io.cwd, input))) ? startLintThreads() : undefined;
   const discovery = discover(inputs, io.cwd, { groupLegacyAgents: false });
   let unreadableExplicit = false;
   for (const problem of discovery.problems) {
@@ -44,9 +57,10 @@ export async function runCheck(
     if (problem.explicit) unreadableExplicit = true;
   }
   const progress = progressLine(io);
-  const total = discovery.groups.length.toLocaleString('en-US');
+  const total = discovery.groups.length;
   const outcome = await lintGroups(discovery.groups, discovery.projectFiles, lint, (done) =>
-    progress.update(`cclint: checked ${done.toLocaleString('en-US')} of ${total} sessions…`),
+    progress.update(() => `cclint: checked ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} sessions…`),
+    threads,
   );
   progress.done();
   // Threads finish in any order; messages and results come out by path.

@@ -358,7 +358,7 @@ export function runSessions(paths: readonly string[], io: Io): SessionsRun {
   const rows: SessionRow[] = [];
   const total = discovery.groups.length;
   discovery.groups.forEach((group, i) => {
-    progress.update(`cclint: reading session ${i + 1} of ${total.toLocaleString('en-US')}…`);
+    progress.update(() => `cclint: reading session ${i + 1} of ${total.toLocaleString('en-US')}…`);
     const facts: FileFacts[] = [];
     const outcome = lintGroup(group, options, registry, (index) => facts.push(factsOf(index)));
     for (const failure of outcome.failures) {

@@ -40,7 +40,7 @@ export function lintOptions(io: Io, configPath: string | undefined, ruleFlags: r
 }
 
 /** Updates one status line on a terminal's stderr, at most a few times a second. */
-export function progressLine(io: Io): { update(text: string): void; done(): void } {
+export function progressLine(io: Io): { update(text: () => string): void; done(): void } {
   if (!io.stderr.isTTY) return { update: () => undefined, done: () => undefined };
   let last = 0;
   let shown = false;
@@ -51,7 +51,7 @@ export function progressLine(io: Io): { update(text: string): void; done(): void
       last = now;
       shown = true;
       const width = Math.max(20, (io.stderr.columns ?? 80) - 1);
-      io.stderr.write(`\r\u001b[2K${text.slice(0, width)}`);
+      io.stderr.write(`\r\u001b[2K${text().slice(0, width)}`);
     },
     done() {
       if (shown) io.stderr.write('\r\u001b[2K');

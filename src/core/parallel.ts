@@ -97,6 +97,72 @@ export function takeFolders(
   }
 }
 
+/**
+ * {@link takeFolders} for the main thread, which also receives the workers'
+ * results: it lets the event loop run between folders, so their results are
+ * taken in while it works rather than all at the end, when they would
+ * lengthen the run.
+ */
+async function takeFoldersYielding(
+  folders: ReadonlyArray<readonly SessionGroup[]>,
+  next: Int32Array,
+  lint: (folder: readonly SessionGroup[]) => void,
+): Promise<void> {
+  for (;;) {
+    const i = Atomics.add(next, 0, 1);
+    const folder = folders[i];
+    if (folder === undefined) return;
+    lint(folder);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+/** Worker threads that are starting up, before their work is known. */
+export interface LintThreads {
+  readonly workers: readonly Worker[];
+  /** Settles when every worker has exited; rejects when one failed. */
+  readonly exited: Promise<void>;
+}
+
+const WORKER_FILE = fileURLToPath(new URL('./lint-worker.js', import.meta.url));
+
+/**
+ * Starts the worker threads for a scan that may be large, so that their
+ * start-up (a fresh V8 isolate loading the linter) runs on the other cores
+ * while this thread walks the folders. {@link lintGroups} sends them work or,
+ * when the input turns out small, stops them. Undefined when no worker would
+ * be used: one core, `CCLINT_THREADS=1`, or a run from TypeScript sources.
+ */
+export function startLintThreads(): LintThreads | undefined {
+  const count = (requestedThreads() ?? Math.min(os.availableParallelism(), 4)) - 1;
+  if (count < 1 || !fs.existsSync(WORKER_FILE)) return undefined;
+  const workers: Worker[] = [];
+  const exits: Array<Promise<void>> = [];
+  for (let i = 0; i < count; i++) {
+    const worker = new Worker(WORKER_FILE);
+    // Until it is given work, a worker must not keep the process alive
+    // (a run that fails before linting would otherwise never end).
+    worker.unref();
+    workers.push(worker);
+    exits.push(
+      new Promise<void>((resolve, reject) => {
+        worker.on('error', (error) => reject(error instanceof Error ? error : new Error(String(error))));
+        worker.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`lint worker exited with code ${code}`))));
+      }),
+    );
+  }
+  const exited = Promise.all(exits).then(() => undefined);
+  // Stopped before it was given work, a worker's exit is not a failure the
+  // caller waits for; this keeps an early rejection from going unhandled.
+  exited.catch(() => undefined);
+  return { workers, exited };
+}
+
+async function stopLintThreads(threads: LintThreads | undefined): Promise<void> {
+  if (threads === undefined) return;
+  await Promise.all(threads.workers.map((worker) => worker.terminate()));
+}
+
 export interface LintRun {
   readonly results: FileResult[];
   readonly failures: ReadFailure[];
@@ -108,13 +174,16 @@ export interface LintRun {
  *
  * With `CCLINT_THREADS` set, that many threads are used whatever the input
  * size; otherwise one per core (at most 4) once the input reaches
- * {@link PARALLEL_MIN_BYTES}.
+ * {@link PARALLEL_MIN_BYTES}. `threads`, from {@link startLintThreads}, are
+ * used when threads pay off and stopped otherwise; without them, workers are
+ * started here once the input is known to be large enough.
  */
 export async function lintGroups(
   groups: readonly SessionGroup[],
   projectFiles: ReadonlyMap<string, readonly string[]>,
   options: LintOptions,
   onProgress: (done: number) => void,
+  threads?: LintThreads,
 ): Promise<LintRun> {
   const byFolder = new Map<string, SessionGroup[]>();
   for (const g of groups) {
@@ -134,48 +203,28 @@ export async function lintGroups(
   const collectOwn = (outcome: { results: FileResult[]; failures: ReadFailure[] }): void =>
     collect({ results: outcome.results.map((r) => fromTransferable(toTransferable(r))), failures: outcome.failures });
   const lintOwn = (folder: readonly SessionGroup[]): void => lintFolder(folder, projectFiles, options, collectOwn);
-
-  const workerFile = fileURLToPath(new URL('./lint-worker.js', import.meta.url));
-  const requested = requestedThreads();
-  const threads = Math.min(requested ?? Math.min(os.availableParallelism(), 4), folders.length);
-  if (threads < 2 || !fs.existsSync(workerFile)) {
+  const lintAllOwn = async (): Promise<LintRun> => {
+    await stopLintThreads(running);
     for (const folder of folders) lintOwn(folder);
     return { results, failures };
-  }
-
-  // Sizes decide whether threads pay off and which folders go first. The
-  // workers are started as soon as the input is known to be large enough,
-  // so their start-up overlaps the rest of this pass.
-  const workers: Worker[] = [];
-  const finished: Array<Promise<void>> = [];
-  const startWorkers = (): void => {
-    for (let i = 1; i < threads; i++) {
-      const worker = new Worker(workerFile);
-      workers.push(worker);
-      finished.push(
-        new Promise<void>((resolve, reject) => {
-          worker.on('message', (message: WorkerMessage) =>
-            collect({ results: message.results.map(fromTransferable), failures: message.failures }),
-          );
-          worker.on('error', (error) => reject(error instanceof Error ? error : new Error(String(error))));
-          worker.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`lint worker exited with code ${code}`))));
-        }),
-      );
-    }
   };
-  if (requested !== undefined) startWorkers();
+
+  let running = threads;
+  const requested = requestedThreads();
+  if (folders.length < 2) return lintAllOwn();
+  // Sizes decide whether threads pay off and which folders go first.
+  // Without a head start, the workers are started as soon as the input is
+  // known to be large enough, so their start-up overlaps the rest of this pass.
+  if (running === undefined && requested !== undefined) running = startLintThreads();
   const sizes: number[] = [];
   let total = 0;
   for (const folder of folders) {
     const bytes = folderBytes(folder);
     sizes.push(bytes);
     total += bytes;
-    if (workers.length === 0 && total >= PARALLEL_MIN_BYTES) startWorkers();
+    if (running === undefined && total >= PARALLEL_MIN_BYTES) running = startLintThreads();
   }
-  if (workers.length === 0) {
-    for (const folder of folders) lintOwn(folder);
-    return { results, failures };
-  }
+  if (running === undefined || (requested === undefined && total < PARALLEL_MIN_BYTES)) return lintAllOwn();
 
   // Largest first: the last folders taken are the small ones, so the
   // threads finish close together.
@@ -191,13 +240,19 @@ export async function lintGroups(
     severities: [...options.severities],
     only: options.only === undefined ? undefined : [...options.only],
   };
-  for (const worker of workers) worker.postMessage(input);
+  for (const worker of running.workers) {
+    worker.on('message', (message: WorkerMessage) =>
+      collect({ results: message.results.map(fromTransferable), failures: message.failures }),
+    );
+    worker.ref();
+    worker.postMessage(input);
+  }
   try {
-    takeFolders(order, next, lintOwn);
-    await Promise.all(finished);
+    await takeFoldersYielding(order, next, lintOwn);
+    await running.exited;
   } catch (error) {
     // A rule crashed here or in a worker: the run is over, so are the others.
-    await Promise.all(workers.map((worker) => worker.terminate()));
+    await stopLintThreads(running);
     throw error;
   }
   return { results, failures };
