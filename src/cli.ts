@@ -4,8 +4,12 @@
  * other module returns codes or throws typed errors.
  */
 import { handleSigint } from './interrupt.js';
-import { main } from './program.js';
 import { processIo } from './io.js';
+import { tuneV8 } from './tuning.js';
+
+// Before the linter's modules load, so that the tuning applies to all of them.
+tuneV8();
+const { main } = await import('./program.js');
 
 process.on('SIGINT', () => {
   // Outside a write nothing can be half-written: stop with the conventional
