@@ -295,8 +295,7 @@ function recoverSiblings(graph: Graph, chain: readonly RecordSummary[]): RecordS
   }
   const answered = new Set<string>();
   for (const r of chain) for (const t of r.toolResultIds) answered.add(t);
-  const byTimestamp = (a: RecordSummary, b: RecordSummary): number => (a.timestamp ?? '').localeCompare(b.timestamp ?? '');
-  const firstPos = (r: RecordSummary): number => graph.firstPosition.get(r.uuid as string) ?? Number.MAX_SAFE_INTEGER;
+  const pending: PendingSiblings = { graph, onChain, attached, toolOwner, answered };
   const done = new Set<string>();
   const inserts = new Map<string, RecordSummary[]>();
   for (const a of assistants) {
@@ -310,36 +309,8 @@ function recoverSiblings(graph: Graph, chain: readonly RecordSummary[]): RecordS
       (s) => onChain.has(s.uuid as string) && (attached.get(s.uuid as string) ?? []).every((r) => onChain.has(r.uuid as string)),
     );
     if (complete) continue;
-    const siblingIds = new Set(siblings.map((s) => s.uuid as string));
-    const offChain = siblings.filter((s) => !onChain.has(s.uuid as string));
-    const direct: RecordSummary[] = [];
-    const indirect: RecordSummary[] = [];
-    const seen = new Set<string>();
-    for (const s of siblings) {
-      for (const r of attached.get(s.uuid as string) ?? []) {
-        if (onChain.has(r.uuid as string) || seen.has(r.uuid as string)) continue;
-        seen.add(r.uuid as string);
-        (siblingIds.has(graph.parentOf(r) as string) ? direct : indirect).push(r);
-      }
-    }
-    if (indirect.length > 0) {
-      const covered = new Set(answered);
-      for (const r of direct) for (const t of r.toolResultIds) covered.add(t);
-      indirect.sort((x, y) => firstPos(x) - firstPos(y));
-      for (const r of indirect) {
-        const useful = r.toolResultIds.some((t) => {
-          const owner = toolOwner.get(t);
-          return !covered.has(t) && owner !== undefined && owner !== null && siblingIds.has(owner.uuid as string);
-        });
-        if (!useful) continue;
-        for (const t of r.toolResultIds) covered.add(t);
-        direct.push(r);
-      }
-    }
-    if (offChain.length === 0 && direct.length === 0) continue;
-    offChain.sort(byTimestamp);
-    direct.sort(byTimestamp);
-    const added = [...offChain, ...direct];
+    const added = offChainSiblings(pending, siblings);
+    if (added.length === 0) continue;
     for (const r of added) onChain.add(r.uuid as string);
     inserts.set(chainRowById.get(id)?.uuid as string, added);
   }
@@ -351,6 +322,58 @@ function recoverSiblings(graph: Graph, chain: readonly RecordSummary[]): RecordS
     if (added !== undefined) out.push(...added);
   }
   return out;
+}
+
+/** What {@link offChainSiblings} needs of the chain being read. */
+interface PendingSiblings {
+  readonly graph: Graph;
+  readonly onChain: ReadonlySet<string>;
+  /** Tool-result rows by the uuid of the row they answer. */
+  readonly attached: ReadonlyMap<string, readonly RecordSummary[]>;
+  readonly toolOwner: ReadonlyMap<string, RecordSummary | null>;
+  /** Tool-use ids answered on the chain. */
+  readonly answered: ReadonlySet<string>;
+}
+
+/**
+ * The rows of one API response missing from the chain, and the results that
+ * answer them, in the order the reader adds them. A function of its own
+ * because it rarely runs: kept apart, it is not optimised along with the hot
+ * loops of {@link recoverSiblings}.
+ */
+function offChainSiblings(pending: PendingSiblings, siblings: readonly RecordSummary[]): RecordSummary[] {
+  const { graph, onChain, attached, toolOwner, answered } = pending;
+  const byTimestamp = (a: RecordSummary, b: RecordSummary): number => (a.timestamp ?? '').localeCompare(b.timestamp ?? '');
+  const firstPos = (r: RecordSummary): number => graph.firstPosition.get(r.uuid as string) ?? Number.MAX_SAFE_INTEGER;
+  const siblingIds = new Set(siblings.map((s) => s.uuid as string));
+  const offChain = siblings.filter((s) => !onChain.has(s.uuid as string));
+  const direct: RecordSummary[] = [];
+  const indirect: RecordSummary[] = [];
+  const seen = new Set<string>();
+  for (const s of siblings) {
+    for (const r of attached.get(s.uuid as string) ?? []) {
+      if (onChain.has(r.uuid as string) || seen.has(r.uuid as string)) continue;
+      seen.add(r.uuid as string);
+      (siblingIds.has(graph.parentOf(r) as string) ? direct : indirect).push(r);
+    }
+  }
+  if (indirect.length > 0) {
+    const covered = new Set(answered);
+    for (const r of direct) for (const t of r.toolResultIds) covered.add(t);
+    indirect.sort((x, y) => firstPos(x) - firstPos(y));
+    for (const r of indirect) {
+      const useful = r.toolResultIds.some((t) => {
+        const owner = toolOwner.get(t);
+        return !covered.has(t) && owner !== undefined && owner !== null && siblingIds.has(owner.uuid as string);
+      });
+      if (!useful) continue;
+      for (const t of r.toolResultIds) covered.add(t);
+      direct.push(r);
+    }
+  }
+  offChain.sort(byTimestamp);
+  direct.sort(byTimestamp);
+  return [...offChain, ...direct];
 }
 
 function rawParent(r: RecordSummary): string | undefined {
