@@ -63,6 +63,18 @@ export interface LineStats extends ReadStats {
   readonly lastSkipBoundaryLine: number;
 }
 
+/** See {@link SessionIndex.childrenOf}. */
+interface ChildTable {
+  /** Children of the record with ordinal `o` are `children[start[o]]` up to `children[start[o + 1]]`. */
+  readonly start: Int32Array;
+  /** Child ordinals, grouped by parent, in file order within a group. */
+  readonly children: Int32Array;
+  /** Children of a parent uuid that names no record of this file. */
+  readonly ofMissing: ReadonlyMap<string, readonly RecordSummary[]>;
+}
+
+const NO_RECORDS: readonly RecordSummary[] = Object.freeze([]);
+
 export class SessionIndex {
   readonly file: SessionFile;
   readonly records: readonly RecordSummary[];
@@ -76,7 +88,7 @@ export class SessionIndex {
   private readonly lineLengths: Float64Array;
   private readonly openSource: () => ByteSource;
   private externalParents = new Map<string, ExternalParent>();
-  private childrenCache: Map<string, RecordSummary[]> | undefined;
+  private childrenCache: ChildTable | undefined;
   private ancestryCache: { enter: Int32Array; exit: Int32Array } | undefined;
   private segmentCache: Int32Array | undefined;
   private effectiveCache: readonly RecordSummary[] | undefined;
@@ -336,17 +348,53 @@ export class SessionIndex {
 
   /** Records whose effective parent is `uuid`, in file order. */
   childrenOf(uuid: string): readonly RecordSummary[] {
-    if (this.childrenCache === undefined) {
-      const children = new Map<string, RecordSummary[]>();
-      for (const r of this.effectiveRecords()) {
-        if (typeof r.parentUuid !== 'string') continue;
-        const list = children.get(r.parentUuid);
-        if (list === undefined) children.set(r.parentUuid, [r]);
+    const table = (this.childrenCache ??= this.childTable());
+    const parent = this.byUuid.get(uuid);
+    if (parent === undefined) return table.ofMissing.get(uuid) ?? NO_RECORDS;
+    const from = table.start[parent.ordinal] as number;
+    const to = table.start[parent.ordinal + 1] as number;
+    if (from === to) return NO_RECORDS;
+    const children = new Array<RecordSummary>(to - from);
+    for (let i = from; i < to; i++) children[i - from] = this.records[table.children[i] as number] as RecordSummary;
+    return children;
+  }
+
+  /**
+   * Children by parent ordinal in two flat arrays (a compressed adjacency
+   * list) instead of a map of one array per record: a 700 MB session has
+   * 200,000 records, and as many small arrays cost more to build and to
+   * collect than the graph walks that read them.
+   */
+  private childTable(): ChildTable {
+    const records = this.effectiveRecords();
+    const n = this.records.length;
+    const parentOrdinal = new Int32Array(records.length).fill(-1);
+    const start = new Int32Array(n + 1);
+    const ofMissing = new Map<string, RecordSummary[]>();
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i] as RecordSummary;
+      if (typeof r.parentUuid !== 'string') continue;
+      const parent = this.byUuid.get(r.parentUuid);
+      if (parent === undefined) {
+        const list = ofMissing.get(r.parentUuid);
+        if (list === undefined) ofMissing.set(r.parentUuid, [r]);
         else list.push(r);
+        continue;
       }
-      this.childrenCache = children;
+      parentOrdinal[i] = parent.ordinal;
+      start[parent.ordinal + 1] = (start[parent.ordinal + 1] as number) + 1;
     }
-    return this.childrenCache.get(uuid) ?? [];
+    for (let o = 0; o < n; o++) start[o + 1] = (start[o + 1] as number) + (start[o] as number);
+    const next = start.slice(0, n);
+    const children = new Int32Array(start[n] as number);
+    for (let i = 0; i < records.length; i++) {
+      const o = parentOrdinal[i] as number;
+      if (o < 0) continue;
+      const slot = next[o] as number;
+      children[slot] = (records[i] as RecordSummary).ordinal;
+      next[o] = slot + 1;
+    }
+    return { start, children, ofMissing };
   }
 
   /**

@@ -19,3 +19,33 @@ describe('SessionIndex.recordObject', () => {
     expect(index.records.map((r) => index.hasMissingParent(r))).toEqual([false, false, true, false]);
   });
 });
+
+describe('SessionIndex.childrenOf', () => {
+  const line = (uuid: string, parent: string | null, extra = ''): string =>
+    `{"type":"user","uuid":"${uuid}","parentUuid":${parent === null ? 'null' : `"${parent}"`}${extra}}`;
+
+  it('lists children in file order, and none for a leaf or an unknown uuid', () => {
+    const index = indexText([line('a', null), line('b', 'a'), line('c', 'b'), line('d', 'a'), line('e', 'b')].join('\n') + '\n');
+    expect(index.childrenOf('a').map((r) => r.uuid)).toEqual(['b', 'd']);
+    expect(index.childrenOf('b').map((r) => r.uuid)).toEqual(['c', 'e']);
+    expect(index.childrenOf('c')).toEqual([]);
+    expect(index.childrenOf('nowhere')).toEqual([]);
+  });
+
+  it('keeps the children of a parent that is not in the file, by its uuid', () => {
+    const index = indexText([line('a', 'ghost'), line('b', 'a'), line('c', 'ghost')].join('\n') + '\n');
+    expect(index.childrenOf('ghost').map((r) => r.uuid)).toEqual(['a', 'c']);
+    expect(index.childrenOf('a').map((r) => r.uuid)).toEqual(['b']);
+  });
+
+  it('counts a duplicated uuid once, by its last body, as parent and as child', () => {
+    // The same uuid written twice with different parents: Claude Code keeps
+    // the last body, so only that one is a child, of its own parent.
+    const index = indexText(
+      [line('a', null), line('b', null), line('x', 'a', ',"n":1'), line('y', 'x'), line('x', 'b', ',"n":2')].join('\n') + '\n',
+    );
+    expect(index.childrenOf('a')).toEqual([]);
+    expect(index.childrenOf('b').map((r) => [r.uuid, r.line])).toEqual([['x', 5]]);
+    expect(index.childrenOf('x').map((r) => r.uuid)).toEqual(['y']);
+  });
+});
