@@ -89,10 +89,10 @@ function isMessage(r: RecordSummary): boolean {
 interface Graph {
   readonly rows: readonly RecordSummary[];
   readonly byUuid: ReadonlyMap<string, RecordSummary>;
-  /** Position of the uuid's last occurrence in `rows` (leaf ranking). */
-  readonly lastPosition: ReadonlyMap<string, number>;
-  /** Position of the uuid's first occurrence (map order). */
-  readonly firstPosition: ReadonlyMap<string, number>;
+  /** Position in `rows` of a uuid's last occurrence (leaf ranking); -1 when absent. */
+  lastPosition(uuid: string): number;
+  /** Position in `rows` of a uuid's first occurrence (map order); -1 when absent. */
+  firstPosition(uuid: string): number;
   parentOf(r: RecordSummary): string | undefined;
   /** The reader throws on this file (malformed preservedMessages). */
   readonly throws: boolean;
@@ -116,15 +116,25 @@ function buildGraph(
   rows: readonly RecordSummary[],
   override: ((r: RecordSummary) => string | null | undefined) | undefined,
 ): Graph {
+  // Positions by record ordinal rather than two more maps keyed by uuid:
+  // the last occurrence is the record the uuid map keeps, and only a
+  // duplicated uuid has a first occurrence of its own.
   const byUuid = new Map<string, RecordSummary>();
-  const lastPosition = new Map<string, number>();
-  const firstPosition = new Map<string, number>();
-  rows.forEach((r, i) => {
+  const positionOf = new Int32Array(rows.length === 0 ? 0 : (rows[rows.length - 1] as RecordSummary).ordinal + 1);
+  const firstOfDuplicate = new Map<string, number>();
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i] as RecordSummary;
     const uuid = r.uuid as string;
-    if (!firstPosition.has(uuid)) firstPosition.set(uuid, i);
+    positionOf[r.ordinal] = i;
+    const earlier = byUuid.get(uuid);
+    if (earlier !== undefined && !firstOfDuplicate.has(uuid)) firstOfDuplicate.set(uuid, positionOf[earlier.ordinal] as number);
     byUuid.set(uuid, r);
-    lastPosition.set(uuid, i);
-  });
+  }
+  const lastPosition = (uuid: string): number => {
+    const r = byUuid.get(uuid);
+    return r === undefined ? -1 : (positionOf[r.ordinal] as number);
+  };
+  const firstPosition = (uuid: string): number => firstOfDuplicate.get(uuid) ?? lastPosition(uuid);
   const relinked = new Map<string, string | undefined>();
   const baseParent = (r: RecordSummary): string | undefined => {
     const uuid = r.uuid as string;
@@ -135,7 +145,8 @@ function buildGraph(
   };
   let throws = false;
   // Partial compaction: every boundary with preserved info relinks, in map order.
-  const ordered = [...firstPosition.keys()].map((u) => byUuid.get(u) as RecordSummary);
+  // A map keeps a key where it was first set: first-occurrence order, last bodies.
+  const ordered = [...byUuid.values()];
   for (const boundary of ordered) {
     const info = boundary.preserved;
     if (boundary.type !== 'system' || boundary.subtype !== 'compact_boundary' || info === undefined) continue;
@@ -181,7 +192,7 @@ function chooseLeaf(graph: Graph): RecordSummary | undefined {
     allParents.add(p);
     if (isLeafCandidate(r)) mainParents.add(p);
   }
-  const position = (r: RecordSummary): number => graph.lastPosition.get(r.uuid as string) ?? -1;
+  const position = (r: RecordSummary): number => graph.lastPosition(r.uuid as string);
   const candidates = [...graph.byUuid.values()]
     .filter((r) => isLeafCandidate(r) && !mainParents.has(r.uuid as string))
     .sort((a, b) => position(b) - position(a));
@@ -344,7 +355,10 @@ interface PendingSiblings {
 function offChainSiblings(pending: PendingSiblings, siblings: readonly RecordSummary[]): RecordSummary[] {
   const { graph, onChain, attached, toolOwner, answered } = pending;
   const byTimestamp = (a: RecordSummary, b: RecordSummary): number => (a.timestamp ?? '').localeCompare(b.timestamp ?? '');
-  const firstPos = (r: RecordSummary): number => graph.firstPosition.get(r.uuid as string) ?? Number.MAX_SAFE_INTEGER;
+  const firstPos = (r: RecordSummary): number => {
+    const position = graph.firstPosition(r.uuid as string);
+    return position === -1 ? Number.MAX_SAFE_INTEGER : position;
+  };
   const siblingIds = new Set(siblings.map((s) => s.uuid as string));
   const offChain = siblings.filter((s) => !onChain.has(s.uuid as string));
   const direct: RecordSummary[] = [];
