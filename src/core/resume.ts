@@ -263,10 +263,33 @@ function sameSide(a: RecordSummary, b: RecordSummary): boolean {
  * results that answer them, sorted by timestamp after the response's last
  * chain row.
  */
+/**
+ * A set of a graph's records, by ordinal. Within one graph a uuid names one
+ * record, so this is a set of uuids that hashes nothing: on a 200,000-record
+ * session the chain's uuid set was one of the larger costs of reading it.
+ */
+class RecordSet {
+  private readonly members: Uint8Array;
+
+  constructor(graph: Graph) {
+    const last = graph.rows[graph.rows.length - 1];
+    this.members = new Uint8Array(last === undefined ? 0 : last.ordinal + 1);
+  }
+
+  has(r: RecordSummary): boolean {
+    return this.members[r.ordinal] === 1;
+  }
+
+  add(r: RecordSummary): void {
+    this.members[r.ordinal] = 1;
+  }
+}
+
 function recoverSiblings(graph: Graph, chain: readonly RecordSummary[]): RecordSummary[] {
   const assistants = chain.filter((r) => r.type === 'assistant');
   if (assistants.length === 0) return [...chain];
-  const onChain = new Set(chain.map((r) => r.uuid as string));
+  const onChain = new RecordSet(graph);
+  for (const r of chain) onChain.add(r);
   const chainRowById = new Map<string, RecordSummary>();
   for (const a of assistants) if (a.messageId !== undefined) chainRowById.set(a.messageId, a);
   const byMessageId = new Map<string, RecordSummary[]>();
@@ -317,12 +340,12 @@ function recoverSiblings(graph: Graph, chain: readonly RecordSummary[]): RecordS
     // Nearly every response is whole on the chain with all its results:
     // say so before allocating anything for it.
     const complete = siblings.every(
-      (s) => onChain.has(s.uuid as string) && (attached.get(s.uuid as string) ?? []).every((r) => onChain.has(r.uuid as string)),
+      (s) => onChain.has(s) && (attached.get(s.uuid as string) ?? []).every((r) => onChain.has(r)),
     );
     if (complete) continue;
     const added = offChainSiblings(pending, siblings);
     if (added.length === 0) continue;
-    for (const r of added) onChain.add(r.uuid as string);
+    for (const r of added) onChain.add(r);
     inserts.set(chainRowById.get(id)?.uuid as string, added);
   }
   if (inserts.size === 0) return [...chain];
@@ -338,7 +361,7 @@ function recoverSiblings(graph: Graph, chain: readonly RecordSummary[]): RecordS
 /** What {@link offChainSiblings} needs of the chain being read. */
 interface PendingSiblings {
   readonly graph: Graph;
-  readonly onChain: ReadonlySet<string>;
+  readonly onChain: RecordSet;
   /** Tool-result rows by the uuid of the row they answer. */
   readonly attached: ReadonlyMap<string, readonly RecordSummary[]>;
   readonly toolOwner: ReadonlyMap<string, RecordSummary | null>;
@@ -360,13 +383,13 @@ function offChainSiblings(pending: PendingSiblings, siblings: readonly RecordSum
     return position === -1 ? Number.MAX_SAFE_INTEGER : position;
   };
   const siblingIds = new Set(siblings.map((s) => s.uuid as string));
-  const offChain = siblings.filter((s) => !onChain.has(s.uuid as string));
+  const offChain = siblings.filter((s) => !onChain.has(s));
   const direct: RecordSummary[] = [];
   const indirect: RecordSummary[] = [];
   const seen = new Set<string>();
   for (const s of siblings) {
     for (const r of attached.get(s.uuid as string) ?? []) {
-      if (onChain.has(r.uuid as string) || seen.has(r.uuid as string)) continue;
+      if (onChain.has(r) || seen.has(r.uuid as string)) continue;
       seen.add(r.uuid as string);
       (siblingIds.has(graph.parentOf(r) as string) ? direct : indirect).push(r);
     }
