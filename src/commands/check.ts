@@ -138,7 +138,10 @@ Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 ccli
             ? { maxWarnings: options.maxWarnings, foundWarnings: warningCount }
             : undefined,
       });
-      io.stdout.write(output);
+      // "No problems in 0 files" after "no such file" would read as a pass;
+      // the machine formats still print their (empty) document for parsers.
+      const nothingRead = run.results.length === 0 && run.unreadableExplicit;
+      if (!(nothingRead && options.format === 'stylish')) io.stdout.write(output);
       if (hiddenInfo > 0) {
         io.stdout.write(`  ${hiddenInfo.toLocaleString('en-US')} info finding(s) not listed; --verbose lists them\n`);
       }

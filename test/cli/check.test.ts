@@ -64,6 +64,16 @@ describe('cclint check', () => {
     expect(r.stdout).toContain('✔');
   });
 
+  it('does not report "no problems" when nothing named could be read', async () => {
+    const r = await run(['check', 'nowhere.jsonl'], { env: box.env, cwd: box.root });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('cclint: nowhere.jsonl: no such file or folder\n');
+    expect(r.stdout).toBe('');
+    const json = await run(['check', '--format', 'json', 'nowhere.jsonl'], { env: box.env, cwd: box.root });
+    expect(json.code).toBe(2);
+    expect((JSON.parse(json.stdout) as { results: unknown[] }).results).toEqual([]);
+  });
+
   it('copes with a folder named x.jsonl, a symlink loop, an empty file and binary garbage', async () => {
     const dir = path.join(box.root, 'odd');
     fs.mkdirSync(path.join(dir, 'x.jsonl'), { recursive: true });
