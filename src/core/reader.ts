@@ -87,10 +87,6 @@ const CR = 0x0d;
 export const MAX_DECODED_LINE_BYTES = Math.min(bufferConstants.MAX_STRING_LENGTH, 512 * 1024 * 1024);
 
 /**
- * Calls `onLine` for every physical line, in order. A final line without `\n`
- * is reported with `terminated: false`; an empty file yields no lines.
- */
-/**
  * One read buffer shared by successive scans. A folder of thousands of small
  * sessions would otherwise allocate (and page-fault in, and collect) a fresh
  * buffer per file; a nested scan, which nothing does today, gets its own.
@@ -103,6 +99,10 @@ function takeChunk(): Buffer {
   return chunk;
 }
 
+/**
+ * Calls `onLine` for every physical line, in order. A final line without `\n`
+ * is reported with `terminated: false`; an empty file yields no lines.
+ */
 export function scanLines(source: ByteSource, onLine: (line: RawLine) => void): ReadStats {
   const chunk = takeChunk();
   // Bytes of a line that started in an earlier chunk.

@@ -258,12 +258,6 @@ function sameSide(a: RecordSummary, b: RecordSummary): boolean {
 }
 
 /**
- * Puts back the rows of each assistant API response on the chain that the
- * walk did not pass through (one row per content block), with the tool
- * results that answer them, sorted by timestamp after the response's last
- * chain row.
- */
-/**
  * A set of a graph's records, by ordinal. Within one graph a uuid names one
  * record, so this is a set of uuids that hashes nothing: on a 200,000-record
  * session the chain's uuid set was one of the larger costs of reading it.
@@ -285,6 +279,12 @@ class RecordSet {
   }
 }
 
+/**
+ * Puts back the rows of each assistant API response on the chain that the
+ * walk did not pass through (one row per content block), with the tool
+ * results that answer them, sorted by timestamp after the response's last
+ * chain row.
+ */
 function recoverSiblings(graph: Graph, chain: readonly RecordSummary[]): RecordSummary[] {
   const assistants = chain.filter((r) => r.type === 'assistant');
   if (assistants.length === 0) return [...chain];
