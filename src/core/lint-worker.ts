@@ -18,7 +18,7 @@ parentPort?.once('message', (input: WorkerInput) => {
     severities: new Map<string, SeveritySetting>(input.severities),
     only: input.only === undefined ? undefined : new Set(input.only),
   };
-  takeFolders(input.folders, input.next, (folder) =>
+  void takeFolders(input.folders, input.next, (folder) =>
     lintFolder(folder, projectFiles, options, (outcome) =>
       parentPort?.postMessage({ results: outcome.results.map(toTransferable), failures: outcome.failures }),
     ),

@@ -83,34 +83,19 @@ function requestedThreads(): number | undefined {
   return Number.isInteger(requested) && requested > 0 ? requested : undefined;
 }
 
-/** Takes folders off the shared counter until none is left. */
-export function takeFolders(
-  folders: ReadonlyArray<readonly SessionGroup[]>,
-  next: Int32Array,
-  lint: (folder: readonly SessionGroup[]) => void,
-): void {
-  for (;;) {
-    const i = Atomics.add(next, 0, 1);
-    const folder = folders[i];
-    if (folder === undefined) return;
-    lint(folder);
-  }
-}
-
 /**
- * {@link takeFolders} for the main thread, which also receives the workers'
- * results: it lets the event loop run between folders, so their results are
- * taken in while it works rather than all at the end, when they would
- * lengthen the run.
+ * Takes folders off the shared counter until none is left. Between folders
+ * it lets the event loop run: on the main thread, which also receives the
+ * workers' results, they are taken in while it works rather than all at the
+ * end, when they would lengthen the run.
  */
-async function takeFoldersYielding(
+export async function takeFolders(
   folders: ReadonlyArray<readonly SessionGroup[]>,
   next: Int32Array,
   lint: (folder: readonly SessionGroup[]) => void,
 ): Promise<void> {
   for (;;) {
-    const i = Atomics.add(next, 0, 1);
-    const folder = folders[i];
+    const folder = folders[Atomics.add(next, 0, 1)];
     if (folder === undefined) return;
     lint(folder);
     await new Promise<void>((resolve) => setImmediate(resolve));
@@ -201,28 +186,35 @@ export async function lintGroups(
     onProgress(++done);
   };
   const collectOwn = (outcome: { results: FileResult[]; failures: ReadFailure[] }): void =>
-    collect({ results: outcome.results.map((r) => fromTransferable(toTransferable(r))), failures: outcome.failures });
+    collect({ results: outcome.results.map(fromTransferable), failures: outcome.failures });
   const lintOwn = (folder: readonly SessionGroup[]): void => lintFolder(folder, projectFiles, options, collectOwn);
+
+  // Without a head start, workers are started once, as soon as the input is
+  // known to be large enough, so their start-up overlaps the rest of this pass.
+  let running = threads;
+  let started = threads !== undefined;
+  const start = (): void => {
+    if (started) return;
+    started = true;
+    running = startLintThreads();
+  };
   const lintAllOwn = async (): Promise<LintRun> => {
     await stopLintThreads(running);
     for (const folder of folders) lintOwn(folder);
     return { results, failures };
   };
 
-  let running = threads;
   const requested = requestedThreads();
   if (folders.length < 2) return lintAllOwn();
+  if (requested !== undefined) start();
   // Sizes decide whether threads pay off and which folders go first.
-  // Without a head start, the workers are started as soon as the input is
-  // known to be large enough, so their start-up overlaps the rest of this pass.
-  if (running === undefined && requested !== undefined) running = startLintThreads();
   const sizes: number[] = [];
   let total = 0;
   for (const folder of folders) {
     const bytes = folderBytes(folder);
     sizes.push(bytes);
     total += bytes;
-    if (running === undefined && total >= PARALLEL_MIN_BYTES) running = startLintThreads();
+    if (total >= PARALLEL_MIN_BYTES) start();
   }
   if (running === undefined || (requested === undefined && total < PARALLEL_MIN_BYTES)) return lintAllOwn();
 
@@ -248,7 +240,7 @@ export async function lintGroups(
     worker.postMessage(input);
   }
   try {
-    await takeFoldersYielding(order, next, lintOwn);
+    await takeFolders(order, next, lintOwn);
     await running.exited;
   } catch (error) {
     // A rule crashed here or in a worker: the run is over, so are the others.
