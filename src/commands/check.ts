@@ -66,8 +66,7 @@ export async function runCheck(
   // Threads finish in any order; messages and results come out by path.
   const byPath = <T>(pathOf: (item: T) => string) => (a: T, b: T): number =>
     pathOf(a) < pathOf(b) ? -1 : pathOf(a) > pathOf(b) ? 1 : 0;
-  const failures = [...outcome.failures].sort(byPath((f) => f.path));
-  for (const failure of failures) {
+  for (const failure of outcome.failures.sort(byPath((f) => f.path))) {
     io.stderr.write(`cclint: ${failure.message}\n`);
     if (failure.explicit) unreadableExplicit = true;
   }
@@ -133,15 +132,13 @@ Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 ccli
         color: useColor(io.stdout, io.env, options.color),
         rulesMeta: new Map(RULES.map((r) => [r.meta.id, r.meta])),
         version: VERSION,
+        unreadableInputs: run.unreadableExplicit,
         maxWarningsExceeded:
           options.maxWarnings !== undefined && warningCount > options.maxWarnings
             ? { maxWarnings: options.maxWarnings, foundWarnings: warningCount }
             : undefined,
       });
-      // "No problems in 0 files" after "no such file" would read as a pass;
-      // the machine formats still print their (empty) document for parsers.
-      const nothingRead = run.results.length === 0 && run.unreadableExplicit;
-      if (!(nothingRead && options.format === 'stylish')) io.stdout.write(output);
+      io.stdout.write(output);
       if (hiddenInfo > 0) {
         io.stdout.write(`  ${hiddenInfo.toLocaleString('en-US')} info finding(s) not listed; --verbose lists them\n`);
       }

@@ -91,6 +91,9 @@ function fixableLine(results: readonly FileResult[]): string | undefined {
 
 /** ESLint's `stylish` for transcripts. Ends with a newline. */
 export const stylish: Formatter = (results: readonly FileResult[], context: FormatContext): string => {
+  // Nothing was checked because what was named could not be read: a green
+  // "No problems in 0 files" under that error would read as a pass.
+  if (results.length === 0 && context.unreadableInputs === true) return '';
   const paint = painter(context.color);
   const blocks = results.filter((r) => r.findings.length > 0).map((r) => fileBlock(r, paint).join('\n'));
   const totals = totalsOf(results);

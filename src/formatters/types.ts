@@ -13,6 +13,8 @@ export interface FormatContext {
   readonly color: boolean;
   readonly rulesMeta: ReadonlyMap<string, RuleMeta>;
   readonly version: string;
+  /** A path named on the command line could not be read (the reason is on stderr). */
+  readonly unreadableInputs?: boolean | undefined;
   /** `--max-warnings` was set and exceeded. */
   readonly maxWarningsExceeded?: { readonly maxWarnings: number; readonly foundWarnings: number } | undefined;
 }

@@ -27,6 +27,11 @@ describe('stylish', () => {
     expect(stylish([], context())).toBe('✔ No problems in 0 files\n');
   });
 
+  it('claims nothing when a named path could not be read and nothing was checked', () => {
+    expect(stylish([], context({ unreadableInputs: true }))).toBe('');
+    expect(stylish(sample().slice(1), context({ unreadableInputs: true }))).toBe('✔ No problems in 1 file\n');
+  });
+
   it('writes no escape code at all with colour off', () => {
     const out = stylish(sample(), context({ color: false, maxWarningsExceeded: { maxWarnings: 0, foundWarnings: 1 } }));
     expect(out).not.toContain('\u001b');
