@@ -326,7 +326,7 @@ export class SessionIndex {
     // Asked several times per record (linker, resume model, score, rules).
     this.missingParentCache ??= new Uint8Array(this.records.length);
     const known = this.missingParentCache[record.ordinal];
-    if (known === 1 || known === 2) return known === 2;
+    if (known !== 0) return known === 2;
     const missing = !this.byUuid.has(parent) && this.externalParents.get(parent) === undefined;
     this.missingParentCache[record.ordinal] = missing ? 2 : 1;
     return missing;
