@@ -100,11 +100,62 @@ function takeChunk(): Buffer {
 }
 
 /**
- * Calls `onLine` for every physical line, in order. A final line without `\n`
- * is reported with `terminated: false`; an empty file yields no lines.
+ * One physical line as the reader sees it, valid only during the callback
+ * that receives it: the reader reuses both this object and the buffer its
+ * bytes sit in. Nothing is decoded unless asked for, so a caller that can
+ * decode it its own way (see session-index.ts) never pays for UTF-8.
+ */
+export class LineView {
+  /** 1-based physical line number. */
+  line = 0;
+  /** Byte offset of the first byte of the line. */
+  offset = 0;
+  /** Length in bytes, without the line ending. */
+  byteLength = 0;
+  /**
+   * The buffer holding the line's bytes `[start, end)` (without the line
+   * ending and without a leading BOM on line 1), or `undefined` when the line
+   * is too long to decode into a JavaScript string.
+   */
+  bytes: Buffer | undefined = undefined;
+  start = 0;
+  end = 0;
+  /** The line ended in `\r\n`. */
+  crlf = false;
+  /** The line ended in `\n` (false only for a last line without one). */
+  terminated = false;
+
+  /** The decoded line, as {@link RawLine.text} has it. */
+  text(): string | undefined {
+    return this.bytes === undefined ? undefined : this.bytes.toString('utf8', this.start, this.end);
+  }
+}
+
+/**
+ * Calls `onLine` for every physical line, in order, with its text decoded.
+ * A final line without `\n` is reported with `terminated: false`; an empty
+ * file yields no lines.
  */
 export function scanLines(source: ByteSource, onLine: (line: RawLine) => void): ReadStats {
+  return scanLineViews(source, (view) =>
+    onLine({
+      line: view.line,
+      offset: view.offset,
+      byteLength: view.byteLength,
+      text: view.text(),
+      crlf: view.crlf,
+      terminated: view.terminated,
+    }),
+  );
+}
+
+/**
+ * Calls `onLine` for every physical line, in order, without decoding it: the
+ * {@link LineView} and its buffer are reused for the next line.
+ */
+export function scanLineViews(source: ByteSource, onLine: (line: LineView) => void): ReadStats {
   const chunk = takeChunk();
+  const view = new LineView();
   // Bytes of a line that started in an earlier chunk.
   let carry: Buffer[] = [];
   let carryBytes = 0;
@@ -115,7 +166,7 @@ export function scanLines(source: ByteSource, onLine: (line: RawLine) => void): 
   let hasBom = false;
   let endsWithNewline = false;
 
-  /** `bytes[from, to)` is the line without its `\n`; decoded in place, no copy. */
+  /** `bytes[from, to)` is the line without its `\n`; handed on in place, no copy. */
   const emit = (bytes: Buffer | undefined, from: number, to: number, byteLength: number, terminated: boolean): void => {
     lineNo++;
     let start = from;
@@ -131,8 +182,15 @@ export function scanLines(source: ByteSource, onLine: (line: RawLine) => void): 
         end--;
       }
     }
-    const text = bytes === undefined ? undefined : bytes.toString('utf8', start, end);
-    onLine({ line: lineNo, offset: lineStart, byteLength, text, crlf, terminated });
+    view.line = lineNo;
+    view.offset = lineStart;
+    view.byteLength = byteLength;
+    view.bytes = bytes;
+    view.start = start;
+    view.end = end;
+    view.crlf = crlf;
+    view.terminated = terminated;
+    onLine(view);
   };
 
   try {

@@ -172,8 +172,12 @@ export interface QueuedCommand {
   readonly sourceUuid: string | undefined;
 }
 
-/** Texts Claude Code writes for an interrupted turn or tool call (the reader's list). */
-const INTERRUPT_TEXTS: readonly string[] = [
+/**
+ * Texts Claude Code writes for an interrupted turn or tool call (the reader's
+ * list). ASCII only, like every text `summarize` compares against: the
+ * index's Latin-1 fast path (session-index.ts) depends on it.
+ */
+export const INTERRUPT_TEXTS: readonly string[] = [
   '[Request interrupted by user]',
   '[Request interrupted: the session ended before this agent finished. Nobody asked it to stop.]',
   '[This turn ended before it finished.]',
@@ -201,7 +205,7 @@ function interruptOnly(content: unknown): boolean {
   });
 }
 
-const COMMAND_TAGS: ReadonlyArray<readonly [string, 'record' | 'output' | 'caveat']> = [
+export const COMMAND_TAGS: ReadonlyArray<readonly [string, 'record' | 'output' | 'caveat']> = [
   ['<command-name>', 'record'],
   ['<local-command-stdout>', 'output'],
   ['<local-command-stderr>', 'output'],

@@ -4,7 +4,8 @@
  * record bodies: only {@link RecordSummary} values, a line table, and lazily
  * computed graph structure (children, ancestry) over them.
  */
-import { type ByteSource, type RawLine, type ReadStats, scanLines } from './reader.js';
+import { isAscii } from 'node:buffer';
+import { type ByteSource, type LineView, type ReadStats, scanLineViews } from './reader.js';
 import { type InvalidReason, parseLine } from './parse-line.js';
 import {
   type RecordSummary,
@@ -74,6 +75,63 @@ interface ChildTable {
 }
 
 const NO_RECORDS: readonly RecordSummary[] = Object.freeze([]);
+
+const NON_ASCII = /[^\u0000-\u007f]/;
+
+/** No string anywhere in `value` (a record summary) has a character above U+007F. */
+function asciiOnly(value: unknown): boolean {
+  if (typeof value === 'string') return !NON_ASCII.test(value);
+  if (Array.isArray(value)) return value.every(asciiOnly);
+  if (value !== null && typeof value === 'object') return Object.values(value).every(asciiOnly);
+  return true;
+}
+
+/**
+ * The summary of a line that holds one valid JSON object, parsed from its
+ * Latin-1 decoding; `undefined` when the line must take the exact path.
+ *
+ * Why: a line with any non-ASCII byte decodes from UTF-8 into a two-byte
+ * string, which costs more to make and more to parse than a one-byte string,
+ * and those lines (file contents, prose, emoji) hold about half of a
+ * typical transcript's bytes. Latin-1 decoding maps each byte to one
+ * character, so the string is one-byte and JSON.parse is about a quarter
+ * faster, while the structure it parses is the same: every JSON token
+ * outside strings is ASCII, and a byte above 0x7F is allowed inside a
+ * string and nowhere else in either decoding. Only the text of strings
+ * with non-ASCII bytes differs (mojibake), so the result is kept when
+ *
+ * - the line is all ASCII (then both decodings are the same string), or
+ * - no string of the summary has a non-ASCII character, and the record is
+ *   not an assistant row with string content: `summarize` reads whole texts
+ *   only through prefixes and equality with ASCII constants (interrupt
+ *   markers, command tags, quiet replies), which give the same answer on
+ *   both decodings when what they return is ASCII, except the blank test of
+ *   assistant string content, which looks at the whole text.
+ *
+ * Everything else (and every line that does not parse) is decoded again as
+ * UTF-8 and goes the exact way. `test/core/latin1.test.ts` checks that both
+ * paths agree on every corpus line and on non-ASCII edge cases.
+ */
+export function summarizeLatin1(
+  bytes: Buffer,
+  start: number,
+  end: number,
+  line: number,
+  ordinal: number,
+  intern: (s: string | undefined, field: InternedField) => string | undefined,
+): RecordSummary | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('latin1', start, end));
+  } catch {
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const summary = summarize(value as JsonObject, line, ordinal, undefined, intern);
+  if (isAscii(bytes.subarray(start, end))) return summary;
+  if (summary.type === 'assistant' && summary.content === 'string') return undefined;
+  return asciiOnly(summary) ? summary : undefined;
+}
 
 export class SessionIndex {
   readonly file: SessionFile;
@@ -145,8 +203,10 @@ export class SessionIndex {
     let crlfLines = 0;
     let lastSkipBoundaryLine = 0;
 
-    const addRecord = (obj: JsonObject, raw: RawLine, recovery: Recovery | undefined): void => {
-      const summary = summarize(obj, raw.line, records.length, recovery, intern);
+    const addRecord = (obj: JsonObject, raw: LineView, recovery: Recovery | undefined): void => {
+      addSummary(summarize(obj, raw.line, records.length, recovery, intern), raw);
+    };
+    const addSummary = (summary: RecordSummary, raw: LineView): void => {
       records.push(summary);
       if (summary.type === 'system' && summary.subtype === 'compact_boundary' && summary.preserved === undefined) {
         // The SDK reader's > 5 MiB pre-compaction skip only sees a boundary
@@ -155,7 +215,7 @@ export class SessionIndex {
         const MiB = 1024 * 1024;
         const end = raw.offset + raw.byteLength;
         const straddles = Math.floor(raw.offset / MiB) !== Math.floor(end / MiB);
-        const text = raw.text ?? '';
+        const text = raw.text() ?? '';
         const visible =
           raw.terminated &&
           (straddles
@@ -175,23 +235,12 @@ export class SessionIndex {
       }
     };
 
-    const stats = scanLines(openSource(), (raw) => {
-      if (raw.line >= offsets.length) {
-        const grownOffsets = new Float64Array(offsets.length * 2);
-        grownOffsets.set(offsets);
-        offsets = grownOffsets;
-        const grownLengths = new Float64Array(lengths.length * 2);
-        grownLengths.set(lengths);
-        lengths = grownLengths;
-      }
-      offsets[raw.line] = raw.offset;
-      lengths[raw.line] = raw.byteLength;
-      if (raw.crlf) crlfLines++;
-      // Fast path: one object per line, no wrapper allocated.
-      if (raw.text !== undefined) {
+    /** The line decoded as UTF-8, one object or not: the exact path, and the one for damaged lines. */
+    const addParsedLine = (raw: LineView, text: string | undefined): void => {
+      if (text !== undefined) {
         let value: unknown;
         try {
-          value = JSON.parse(raw.text);
+          value = JSON.parse(text);
         } catch {
           value = undefined;
         }
@@ -200,7 +249,7 @@ export class SessionIndex {
           return;
         }
       }
-      const parsed = parseLine(raw.text, raw.terminated);
+      const parsed = parseLine(text, raw.terminated);
       if (parsed === undefined) {
         blankLines++;
         return;
@@ -224,6 +273,25 @@ export class SessionIndex {
               ? 'glued-split'
               : undefined;
       for (const obj of parsed.records) addRecord(obj, raw, recovery);
+    };
+
+    const stats = scanLineViews(openSource(), (raw) => {
+      if (raw.line >= offsets.length) {
+        const grownOffsets = new Float64Array(offsets.length * 2);
+        grownOffsets.set(offsets);
+        offsets = grownOffsets;
+        const grownLengths = new Float64Array(lengths.length * 2);
+        grownLengths.set(lengths);
+        lengths = grownLengths;
+      }
+      offsets[raw.line] = raw.offset;
+      lengths[raw.line] = raw.byteLength;
+      if (raw.crlf) crlfLines++;
+      const bytes = raw.bytes;
+      if (bytes === undefined) return addParsedLine(raw, undefined);
+      const fast = summarizeLatin1(bytes, raw.start, raw.end, raw.line, records.length, intern);
+      if (fast !== undefined) return addSummary(fast, raw);
+      addParsedLine(raw, raw.text());
     });
     if (stats.hasBom) {
       invalidLines.unshift({
