@@ -59,11 +59,31 @@ function indexGroup(group: SessionGroup, onIndexed?: (index: SessionIndex) => vo
   return { indexes, failures };
 }
 
+/** `toLocaleString('en-US')` without building a formatter for every number. */
+const GROUPED = new Intl.NumberFormat('en-US');
+
+/** Message templates split once into literal text (even indexes) and `{key}` names (odd). */
+const templateParts = new Map<string, readonly string[]>();
+
+/**
+ * A message from its template: each `{key}` becomes its value, numbers with
+ * thousands separators; a key without a value stays as written. A run can
+ * report tens of thousands of findings, so the template is parsed once.
+ */
 function fill(template: string, data: Readonly<Record<string, string | number>> | undefined): string {
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) => {
+  let parts = templateParts.get(template);
+  if (parts === undefined) {
+    parts = template.split(/\{(\w+)\}/);
+    templateParts.set(template, parts);
+  }
+  let message = parts[0] as string;
+  for (let i = 1; i < parts.length; i += 2) {
+    const key = parts[i] as string;
     const value = data?.[key];
-    return value === undefined ? whole : typeof value === 'number' ? value.toLocaleString('en-US') : value;
-  });
+    message += value === undefined ? `{${key}}` : typeof value === 'number' ? GROUPED.format(value) : value;
+    message += parts[i + 1] as string;
+  }
+  return message;
 }
 
 /** Runs the enabled rules over one index and returns its findings in line order. */
