@@ -59,8 +59,12 @@ function indexGroup(group: SessionGroup, onIndexed?: (index: SessionIndex) => vo
   return { indexes, failures };
 }
 
-/** `toLocaleString('en-US')` without building a formatter for every number. */
-const GROUPED = new Intl.NumberFormat('en-US');
+/**
+ * `toLocaleString('en-US')` without building a formatter for every number;
+ * made on first use, as loading ICU's locale data takes a noticeable part of
+ * start-up.
+ */
+let grouped: Intl.NumberFormat | undefined;
 
 /** Message templates split once into literal text (even indexes) and `{key}` names (odd). */
 const templateParts = new Map<string, readonly string[]>();
@@ -80,7 +84,7 @@ function fill(template: string, data: Readonly<Record<string, string | number>> 
   for (let i = 1; i < parts.length; i += 2) {
     const key = parts[i] as string;
     const value = data?.[key];
-    message += value === undefined ? `{${key}}` : typeof value === 'number' ? GROUPED.format(value) : value;
+    message += value === undefined ? `{${key}}` : typeof value === 'number' ? (grouped ??= new Intl.NumberFormat('en-US')).format(value) : value;
     message += parts[i + 1] as string;
   }
   return message;
