@@ -423,6 +423,8 @@ function rawParent(r: RecordSummary): string | undefined {
  * message descends from: the reader appends them after the chain.
  */
 function trailingQueued(graph: Graph, chain: readonly RecordSummary[], leaf: RecordSummary): RecordSummary[] {
+  // Only queued commands are ever returned, and most sessions have none.
+  if (!graph.rows.some((row) => row.queued !== undefined)) return [];
   const kids = new Map<string, RecordSummary[]>();
   for (const row of graph.rows) {
     if (isMessage(row)) continue;
@@ -477,7 +479,9 @@ function trailingQueued(graph: Graph, chain: readonly RecordSummary[], leaf: Rec
  * returns: those a reply follows, and the trailing ones. A caveat-led local
  * command (`<command-name>` then its output) does not count as a prompt.
  */
-function convertQueued(list: readonly RecordSummary[], trailing: ReadonlySet<RecordSummary>): RecordSummary[] {
+function convertQueued(list: readonly RecordSummary[], trailing: ReadonlySet<RecordSummary>): readonly RecordSummary[] {
+  // Rows without a queued command come back as they are.
+  if (!list.some((r) => r.queued !== undefined)) return list;
   const completed = new Set<number>();
   list.forEach((r, o) => {
     if (r.type !== 'user' || !r.isMeta || r.commandTag !== 'caveat') return;
