@@ -84,34 +84,43 @@ export default defineRule({
   },
   check({ index, report }) {
     const resultsById = new Map<string, RecordSummary[]>();
-    const byMessageId = new Map<string, RecordSummary[]>();
     for (const r of index.effectiveRecords()) {
       for (const id of r.toolResultIds) {
         const list = resultsById.get(id);
         if (list === undefined) resultsById.set(id, [r]);
         else list.push(r);
       }
-      if (r.type === 'assistant' && r.messageId !== undefined) {
-        const key = `${r.isSidechain}:${r.agentId ?? ''}:${r.messageId}`;
-        const list = byMessageId.get(key);
-        if (list === undefined) byMessageId.set(key, [r]);
-        else list.push(r);
-      }
     }
+    // Rows of one API response, needed only for a call whose result does
+    // not name its assistant row (sourceToolAssistantUUID), which is rare.
+    let byMessageId: Map<string, RecordSummary[]> | undefined;
+    const responseKey = (r: RecordSummary): string => `${r.isSidechain}:${r.agentId ?? ''}:${r.messageId}`;
+    const siblingsOf = (record: RecordSummary): readonly RecordSummary[] => {
+      if (record.messageId === undefined) return [record];
+      if (byMessageId === undefined) {
+        byMessageId = new Map();
+        for (const r of index.effectiveRecords()) {
+          if (r.type !== 'assistant' || r.messageId === undefined) continue;
+          const list = byMessageId.get(responseKey(r));
+          if (list === undefined) byMessageId.set(responseKey(r), [r]);
+          else list.push(r);
+        }
+      }
+      return byMessageId.get(responseKey(record)) ?? [record];
+    };
     for (const record of index.effectiveRecords()) {
       if (record.type !== 'assistant' || record.toolUseIds.length === 0) continue;
-      const siblings =
-        record.messageId === undefined
-          ? [record]
-          : (byMessageId.get(`${record.isSidechain}:${record.agentId ?? ''}:${record.messageId}`) ?? [record]);
-      const unanswered = record.toolUseIds.filter(
-        (id) =>
-          !(resultsById.get(id) ?? []).some(
-            (result) => result.sourceToolAssistantUuid === record.uuid || siblings.some((s) => index.isAncestor(s, result)),
-          ),
-      );
+      let siblings: readonly RecordSummary[] | undefined;
+      const unanswered = record.toolUseIds.filter((id) => {
+        const results = resultsById.get(id);
+        if (results === undefined) return true;
+        if (results.some((result) => result.sourceToolAssistantUuid === record.uuid)) return false;
+        const rows = (siblings ??= siblingsOf(record));
+        return !results.some((result) => rows.some((s) => index.isAncestor(s, result)));
+      });
+      if (unanswered.length === 0) continue;
       const endsBranch = record.uuid !== undefined && index.childrenOf(record.uuid).length === 0 && record.recovery === undefined;
-      const fix = unanswered.length > 0 && endsBranch ? syntheticResultFix(index, record, unanswered) : undefined;
+      const fix = endsBranch ? syntheticResultFix(index, record, unanswered) : undefined;
       for (const id of unanswered) {
         report({ messageId: 'dangling', data: { id: shortId(id), count: record.toolUseIds.length }, record, fix });
       }

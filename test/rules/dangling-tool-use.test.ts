@@ -21,6 +21,18 @@ ruleTester(rule, {
       ],
     },
     {
+      // format.md §6.2 step 6: the rows of one response count as one. Here
+      // the calling row is not above the result, its sibling row is, and
+      // the result does not name its caller (no sourceToolAssistantUUID).
+      name: 'a result below another row of the same response, naming no caller',
+      records: [
+        user('u1'),
+        assistant('a1', { parent: 'u1', messageId: 'M', toolUse: ['t1'] }),
+        assistant('a2', { parent: 'u1', messageId: 'M', toolUse: ['t2'] }),
+        toolResult('r1', { parent: 'a2', toolUseIds: ['t1', 't2'] }),
+      ],
+    },
+    {
       name: 'a lagging result on a side branch of the row that called the tool',
       records: [
         user('u1'),
