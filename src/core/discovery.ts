@@ -52,9 +52,9 @@ export interface Discovery {
 function displayPathOf(absolute: string, cwd: string): string {
   // The common case, a file below the current folder, without path.relative
   // (a walk of thousands of files calls this once per file).
-  if (absolute.length > cwd.length + 1 && absolute.startsWith(cwd) && absolute[cwd.length] === path.sep && !cwd.endsWith(path.sep)) {
-    const below = absolute.slice(cwd.length + 1);
-    if (!below.startsWith('..')) return below;
+  const below = absolute.startsWith(cwd) && absolute[cwd.length] === path.sep && !cwd.endsWith(path.sep);
+  if (below && absolute.length > cwd.length + 1 && !absolute.startsWith('..', cwd.length + 1)) {
+    return absolute.slice(cwd.length + 1);
   }
   const relative = path.relative(cwd, absolute);
   return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : absolute;

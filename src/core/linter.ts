@@ -84,7 +84,9 @@ function fill(template: string, data: Readonly<Record<string, string | number>> 
   for (let i = 1; i < parts.length; i += 2) {
     const key = parts[i] as string;
     const value = data?.[key];
-    message += value === undefined ? `{${key}}` : typeof value === 'number' ? (grouped ??= new Intl.NumberFormat('en-US')).format(value) : value;
+    if (value === undefined) message += `{${key}}`;
+    else if (typeof value === 'number') message += (grouped ??= new Intl.NumberFormat('en-US')).format(value);
+    else message += value;
     message += parts[i + 1] as string;
   }
   return message;
