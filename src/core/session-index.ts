@@ -76,6 +76,10 @@ interface ChildTable {
 
 const NO_RECORDS: readonly RecordSummary[] = Object.freeze([]);
 
+function responseKey(r: RecordSummary): string {
+  return `${r.isSidechain}:${r.agentId ?? ''}:${r.messageId}`;
+}
+
 const NON_ASCII = /[^\u0000-\u007f]/;
 
 /** No string anywhere in `value` (a record summary) has a character above U+007F. */
@@ -152,6 +156,7 @@ export class SessionIndex {
   private effectiveCache: readonly RecordSummary[] | undefined;
   /** Per ordinal: 0 not yet asked, 1 parent found, 2 parent missing. */
   private missingParentCache: Uint8Array | undefined;
+  private responseCache: Map<string, RecordSummary[]> | undefined;
 
   private constructor(init: {
     file: SessionFile;
@@ -425,6 +430,30 @@ export class SessionIndex {
     const children = new Array<RecordSummary>(to - from);
     for (let i = from; i < to; i++) children[i - from] = this.records[table.children[i] as number] as RecordSummary;
     return children;
+  }
+
+  /**
+   * The assistant rows of the API response `record` belongs to: same
+   * `message.id`, same side (sidechain or not) and agent, last bodies, in
+   * file order. Claude Code writes one row per content block of a response,
+   * so a tool call and its siblings can sit on different rows. Just the
+   * record when it has no `message.id`. Built on first use: most sessions'
+   * rules never ask, as tool results name their calling row.
+   */
+  responseRows(record: RecordSummary): readonly RecordSummary[] {
+    if (record.messageId === undefined) return [record];
+    if (this.responseCache === undefined) {
+      const table = new Map<string, RecordSummary[]>();
+      for (const r of this.effectiveRecords()) {
+        if (r.type !== 'assistant' || r.messageId === undefined) continue;
+        const key = responseKey(r);
+        const list = table.get(key);
+        if (list === undefined) table.set(key, [r]);
+        else list.push(r);
+      }
+      this.responseCache = table;
+    }
+    return this.responseCache.get(responseKey(record)) ?? [record];
   }
 
   /**

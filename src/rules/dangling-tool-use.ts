@@ -91,23 +91,6 @@ export default defineRule({
         else list.push(r);
       }
     }
-    // Rows of one API response, needed only for a call whose result does
-    // not name its assistant row (sourceToolAssistantUUID), which is rare.
-    let byMessageId: Map<string, RecordSummary[]> | undefined;
-    const responseKey = (r: RecordSummary): string => `${r.isSidechain}:${r.agentId ?? ''}:${r.messageId}`;
-    const siblingsOf = (record: RecordSummary): readonly RecordSummary[] => {
-      if (record.messageId === undefined) return [record];
-      if (byMessageId === undefined) {
-        byMessageId = new Map();
-        for (const r of index.effectiveRecords()) {
-          if (r.type !== 'assistant' || r.messageId === undefined) continue;
-          const list = byMessageId.get(responseKey(r));
-          if (list === undefined) byMessageId.set(responseKey(r), [r]);
-          else list.push(r);
-        }
-      }
-      return byMessageId.get(responseKey(record)) ?? [record];
-    };
     for (const record of index.effectiveRecords()) {
       if (record.type !== 'assistant' || record.toolUseIds.length === 0) continue;
       let siblings: readonly RecordSummary[] | undefined;
@@ -115,7 +98,8 @@ export default defineRule({
         const results = resultsById.get(id);
         if (results === undefined) return true;
         if (results.some((result) => result.sourceToolAssistantUuid === record.uuid)) return false;
-        const rows = (siblings ??= siblingsOf(record));
+        // Rarely needed: a result that does not name its calling row.
+        const rows = (siblings ??= index.responseRows(record));
         return !results.some((result) => rows.some((s) => index.isAncestor(s, result)));
       });
       if (unanswered.length === 0) continue;

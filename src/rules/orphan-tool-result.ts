@@ -66,14 +66,6 @@ export default defineRule({
     },
   },
   check({ index, report }) {
-    const byMessageId = new Map<string, RecordSummary[]>();
-    for (const r of index.effectiveRecords()) {
-      if (r.type !== 'assistant' || r.messageId === undefined) continue;
-      const key = `${r.isSidechain}:${r.agentId ?? ''}:${r.messageId}`;
-      const list = byMessageId.get(key);
-      if (list === undefined) byMessageId.set(key, [r]);
-      else list.push(r);
-    }
     for (const record of index.effectiveRecords()) {
       if (record.type !== 'user' || record.toolResultIds.length === 0) continue;
       // Walk up to the nearest assistant row.
@@ -96,17 +88,16 @@ export default defineRule({
         current = parent;
       }
       if (brokenLink) continue;
+      const source = record.sourceToolAssistantUuid === undefined ? undefined : index.byUuid.get(record.sourceToolAssistantUuid);
+      // Nearly always the row above, or the row the result names, made the
+      // calls; only otherwise are the other rows of its response needed.
+      const called = (id: string): boolean => assistant?.toolUseIds.includes(id) === true || source?.toolUseIds.includes(id) === true;
+      if (record.toolResultIds.every(called)) continue;
       const ids = new Set<string>();
       if (assistant !== undefined) {
-        const group =
-          assistant.messageId === undefined
-            ? [assistant]
-            : (byMessageId.get(`${assistant.isSidechain}:${assistant.agentId ?? ''}:${assistant.messageId}`) ?? [assistant]);
-        for (const a of group) for (const id of a.toolUseIds) ids.add(id);
+        for (const a of index.responseRows(assistant)) for (const id of a.toolUseIds) ids.add(id);
       }
-      if (record.sourceToolAssistantUuid !== undefined) {
-        for (const id of index.byUuid.get(record.sourceToolAssistantUuid)?.toolUseIds ?? []) ids.add(id);
-      }
+      for (const id of source?.toolUseIds ?? []) ids.add(id);
       const orphans = new Set(record.toolResultIds.filter((id) => !ids.has(id)));
       const fix = orphans.size > 0 && record.recovery === undefined ? removeResultsFix(index, record, orphans) : undefined;
       for (const id of orphans) {
