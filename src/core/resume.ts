@@ -290,6 +290,18 @@ function recoverSiblings(graph: Graph, chain: readonly RecordSummary[]): RecordS
   if (assistants.length === 0) return [...chain];
   const onChain = new RecordSet(graph);
   for (const r of chain) onChain.add(r);
+  // Only rows off the chain can be put back: an assistant row of some
+  // response, or a tool-result row. A session read along one unbroken
+  // branch has none, and needs none of the maps below.
+  let offChainCandidates = false;
+  for (const r of graph.byUuid.values()) {
+    if (onChain.has(r)) continue;
+    if ((r.type === 'assistant' && r.messageId !== undefined) || (r.type === 'user' && r.toolResultIds.length > 0)) {
+      offChainCandidates = true;
+      break;
+    }
+  }
+  if (!offChainCandidates) return [...chain];
   const chainRowById = new Map<string, RecordSummary>();
   for (const a of assistants) if (a.messageId !== undefined) chainRowById.set(a.messageId, a);
   const byMessageId = new Map<string, RecordSummary[]>();
