@@ -71,9 +71,8 @@ export function forkReport(index: SessionIndex, resume: ResumeModel): ForkReport
   const forks: Fork[] = [];
   const abandoned: AbandonedBranch[] = [];
   for (const parent of index.effectiveRecords()) {
-    if (parent.uuid === undefined || !index.isChainRow(parent)) continue;
+    if (parent.uuid === undefined || !index.isChainRow(parent) || index.childCount(parent.uuid) < 2) continue;
     const children = index.childrenOf(parent.uuid);
-    if (children.length < 2) continue;
     const kind = classifyFork(parent, children);
     counts[kind]++;
     forks.push({ parent, kind, children });

@@ -432,6 +432,14 @@ export class SessionIndex {
     return children;
   }
 
+  /** How many records {@link childrenOf} would list, without building the list. */
+  childCount(uuid: string): number {
+    const table = (this.childrenCache ??= this.childTable());
+    const parent = this.byUuid.get(uuid);
+    if (parent === undefined) return table.ofMissing.get(uuid)?.length ?? 0;
+    return (table.start[parent.ordinal + 1] as number) - (table.start[parent.ordinal] as number);
+  }
+
   /**
    * The assistant rows of the API response `record` belongs to: same
    * `message.id`, same side (sidechain or not) and agent, last bodies, in
@@ -530,30 +538,41 @@ export class SessionIndex {
     const exit = new Int32Array(n).fill(-1);
     let clock = 0;
     const effective = this.effectiveRecords();
+    // A depth-first walk over the child table by ordinal (what childrenOf
+    // lists, without an array per record); each record is entered once.
+    const { start, children } = (this.childrenCache ??= this.childTable());
+    const stackRecord = new Int32Array(n);
+    const stackNext = new Int32Array(n);
     // Roots: records whose parent is not in the file (or null/absent), plus
     // whatever a cycle leaves unvisited (picked up in the second loop).
-    const visit = (root: RecordSummary): void => {
-      const stack: Array<{ record: RecordSummary; childIndex: number }> = [{ record: root, childIndex: 0 }];
-      enter[root.ordinal] = clock++;
-      while (stack.length > 0) {
-        const top = stack[stack.length - 1] as { record: RecordSummary; childIndex: number };
-        const kids = top.record.uuid === undefined ? [] : this.childrenOf(top.record.uuid);
-        if (top.childIndex < kids.length) {
-          const child = kids[top.childIndex++] as RecordSummary;
-          if (enter[child.ordinal] !== -1) continue; // cycle or duplicate edge
-          enter[child.ordinal] = clock++;
-          stack.push({ record: child, childIndex: 0 });
+    const visit = (root: number): void => {
+      enter[root] = clock++;
+      stackRecord[0] = root;
+      stackNext[0] = start[root] as number;
+      let depth = 1;
+      while (depth > 0) {
+        const top = depth - 1;
+        const o = stackRecord[top] as number;
+        const next = stackNext[top] as number;
+        if (next < (start[o + 1] as number)) {
+          stackNext[top] = next + 1;
+          const child = children[next] as number;
+          if (enter[child] !== -1) continue; // cycle or duplicate edge
+          enter[child] = clock++;
+          stackRecord[depth] = child;
+          stackNext[depth] = start[child] as number;
+          depth++;
         } else {
-          exit[top.record.ordinal] = clock++;
-          stack.pop();
+          exit[o] = clock++;
+          depth--;
         }
       }
     };
     for (const r of effective) {
-      if (typeof r.parentUuid !== 'string' || !this.byUuid.has(r.parentUuid)) visit(r);
+      if (typeof r.parentUuid !== 'string' || !this.byUuid.has(r.parentUuid)) visit(r.ordinal);
     }
     for (const r of effective) {
-      if (enter[r.ordinal] === -1) visit(r);
+      if (enter[r.ordinal] === -1) visit(r.ordinal);
     }
     this.ancestryCache = { enter, exit };
     return this.ancestryCache;

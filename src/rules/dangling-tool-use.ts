@@ -103,7 +103,7 @@ export default defineRule({
         return !results.some((result) => rows.some((s) => index.isAncestor(s, result)));
       });
       if (unanswered.length === 0) continue;
-      const endsBranch = record.uuid !== undefined && index.childrenOf(record.uuid).length === 0 && record.recovery === undefined;
+      const endsBranch = record.uuid !== undefined && index.childCount(record.uuid) === 0 && record.recovery === undefined;
       const fix = endsBranch ? syntheticResultFix(index, record, unanswered) : undefined;
       for (const id of unanswered) {
         report({ messageId: 'dangling', data: { id: shortId(id), count: record.toolUseIds.length }, record, fix });

@@ -49,3 +49,31 @@ describe('SessionIndex.childrenOf', () => {
     expect(index.childrenOf('x').map((r) => r.uuid)).toEqual(['y']);
   });
 });
+
+describe('SessionIndex.childCount and isAncestor', () => {
+  const line = (uuid: string, parent: string | null): string =>
+    `{"type":"user","uuid":"${uuid}","parentUuid":${parent === null ? 'null' : `"${parent}"`}}`;
+  // a ─┬─ b ── c        g (missing parent "ghost")
+  //    └─ d             x ⇄ y (a cycle)
+  const index = indexText(
+    [line('a', null), line('b', 'a'), line('c', 'b'), line('d', 'a'), line('g', 'ghost'), line('x', 'y'), line('y', 'x')].join('\n') + '\n',
+  );
+  const at = (uuid: string) => index.byUuid.get(uuid) as NonNullable<ReturnType<typeof index.byUuid.get>>;
+
+  it('counts what childrenOf lists, for parents in the file, missing ones and unknown ones', () => {
+    for (const uuid of ['a', 'b', 'c', 'd', 'g', 'x', 'y', 'ghost', 'nowhere']) {
+      expect(index.childCount(uuid), uuid).toBe(index.childrenOf(uuid).length);
+    }
+    expect(['a', 'b', 'c', 'ghost'].map((u) => index.childCount(u))).toEqual([2, 1, 0, 1]);
+  });
+
+  it('answers ancestry along parent links only, and survives a cycle', () => {
+    expect(index.isAncestor(at('a'), at('c'))).toBe(true);
+    expect(index.isAncestor(at('a'), at('a'))).toBe(true);
+    expect(index.isAncestor(at('b'), at('d'))).toBe(false);
+    expect(index.isAncestor(at('c'), at('a'))).toBe(false);
+    expect(index.isAncestor(at('a'), at('g'))).toBe(false);
+    // In a cycle one record is entered first and the other below it.
+    expect(index.isAncestor(at('x'), at('y')) !== index.isAncestor(at('y'), at('x'))).toBe(true);
+  });
+});
