@@ -38,18 +38,19 @@ export default defineRule({
     },
   },
   check({ index, report }) {
-    // Colour walk over the effective records: 0 new, 1 on the current path, 2 done.
-    const state = new Map<RecordSummary, number>();
+    // Colour walk over the effective records, by ordinal: 0 new, 1 on the
+    // current path, 2 done.
+    const state = new Uint8Array(index.records.length);
     for (const start of index.effectiveRecords()) {
-      if (start.uuid === undefined || state.has(start)) continue;
+      if (start.uuid === undefined || state[start.ordinal] !== 0) continue;
       const path: RecordSummary[] = [];
       let current: RecordSummary | undefined = start;
-      while (current !== undefined && !state.has(current)) {
-        state.set(current, 1);
+      while (current !== undefined && state[current.ordinal] === 0) {
+        state[current.ordinal] = 1;
         path.push(current);
         current = index.parentOf(current);
       }
-      if (current !== undefined && state.get(current) === 1) {
+      if (current !== undefined && state[current.ordinal] === 1) {
         const members = path.slice(path.indexOf(current));
         const forward = members.filter((m) => (index.parentOf(m)?.ordinal ?? -1) > m.ordinal);
         const closer = (forward.length > 0 ? forward : members).reduce((a, b) => (b.ordinal > a.ordinal ? b : a));
@@ -73,7 +74,7 @@ export default defineRule({
           fix: target === undefined ? undefined : relinkFix(index, closer, target, 'unsafe'),
         });
       }
-      for (const r of path) state.set(r, 2);
+      for (const r of path) state[r.ordinal] = 2;
     }
   },
 });
