@@ -580,7 +580,8 @@ function buildModel(index: SessionIndex): ResumeModel {
   const intended = hasBreaks(index) ? read(buildGraph(readerRows(index, true), repairedParent)) : actual;
   const loaded = actual.messages.length;
   const total = Math.max(loaded, intended.messages.length);
-  const chainSet = new Set(actual.chain);
+  // Asked only about fork branches and branch scores: built on first use.
+  let chainSet: ReadonlySet<RecordSummary> | undefined;
   const standIn = makeStandIn(index);
   return {
     leaf: actual.leaf,
@@ -591,7 +592,7 @@ function buildModel(index: SessionIndex): ResumeModel {
     loaded,
     total,
     fidelity: total === 0 ? 1 : loaded / total,
-    onChain: (r) => chainSet.has(r),
+    onChain: (r) => (chainSet ??= new Set(actual.chain)).has(r),
     standIn,
   };
 }
