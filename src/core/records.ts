@@ -289,6 +289,7 @@ export function summarize(
       if (typeof c === 'string') {
         content = 'string';
         excerpt = excerptOf(c);
+        // A whole-text test: see judgedByWholeText.
         if (type === 'assistant' && c.trim() === '') bodyMalformed = true;
       } else if (Array.isArray(c)) {
         content = 'array';
@@ -419,6 +420,17 @@ function preservedInfo(meta: JsonObject): PreservedInfo | undefined {
     return { kind: 'segment', anchorUuid: str(s.anchorUuid), headUuid: str(s.headUuid), tailUuid: str(s.tailUuid) };
   }
   return undefined;
+}
+
+/**
+ * `summarize` judged this record by a whole text rather than by a prefix or
+ * by equality with an ASCII constant: the blank test of an assistant row's
+ * string content. Callers that parse a line from another decoding than
+ * UTF-8 (session-index.ts) must not trust such a summary on a non-ASCII line;
+ * keep this in step with every whole-text test above.
+ */
+export function judgedByWholeText(r: Pick<RecordSummary, 'type' | 'content'>): boolean {
+  return r.type === 'assistant' && r.content === 'string';
 }
 
 /** A compact boundary starts a new segment: its null parent is deliberate. */

@@ -13,6 +13,7 @@ import {
   type Recovery,
   CHAIN_TYPES,
   isCompactBoundary,
+  judgedByWholeText,
   summarize,
 } from './records.js';
 import type { JsonObject } from './types.js';
@@ -92,7 +93,7 @@ function asciiOnly(value: unknown): boolean {
 
 /**
  * The summary of a line that holds one valid JSON object, parsed from its
- * Latin-1 decoding; `undefined` when the line must take the exact path.
+ * Latin-1 decoding, or why the line must take the exact path.
  *
  * Why: a line with any non-ASCII byte decodes from UTF-8 into a two-byte
  * string, which costs more to make and more to parse than a one-byte string,
@@ -105,16 +106,17 @@ function asciiOnly(value: unknown): boolean {
  * with non-ASCII bytes differs (mojibake), so the result is kept when
  *
  * - the line is all ASCII (then both decodings are the same string), or
- * - no string of the summary has a non-ASCII character, and the record is
- *   not an assistant row with string content: `summarize` reads whole texts
- *   only through prefixes and equality with ASCII constants (interrupt
- *   markers, command tags, quiet replies), which give the same answer on
- *   both decodings when what they return is ASCII, except the blank test of
- *   assistant string content, which looks at the whole text.
+ * - no string of the summary has a non-ASCII character, and `summarize`
+ *   did not judge the record by a whole text ({@link judgedByWholeText}):
+ *   otherwise it reads texts only through prefixes and equality with ASCII
+ *   constants (interrupt markers, command tags, quiet replies), which give
+ *   the same answer on both decodings when what they return is ASCII.
  *
- * Everything else (and every line that does not parse) is decoded again as
- * UTF-8 and goes the exact way. `test/core/latin1.test.ts` checks that both
- * paths agree on every corpus line and on non-ASCII edge cases.
+ * Anything else is decoded again as UTF-8: `'utf8'` says the line is one
+ * object whose summary must come from that decoding, `'damaged'` that it is
+ * not one JSON object at all (the same under either decoding), for
+ * `parseLine` to diagnose. `test/core/latin1.test.ts` checks that both paths
+ * agree on every corpus line and on non-ASCII edge cases.
  */
 export function summarizeLatin1(
   bytes: Buffer,
@@ -123,18 +125,17 @@ export function summarizeLatin1(
   line: number,
   ordinal: number,
   intern: (s: string | undefined, field: InternedField) => string | undefined,
-): RecordSummary | undefined {
+): RecordSummary | 'utf8' | 'damaged' {
   let value: unknown;
   try {
     value = JSON.parse(bytes.toString('latin1', start, end));
   } catch {
-    return undefined;
+    return 'damaged';
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'damaged';
   const summary = summarize(value as JsonObject, line, ordinal, undefined, intern);
   if (isAscii(bytes.subarray(start, end))) return summary;
-  if (summary.type === 'assistant' && summary.content === 'string') return undefined;
-  return asciiOnly(summary) ? summary : undefined;
+  return !judgedByWholeText(summary) && asciiOnly(summary) ? summary : 'utf8';
 }
 
 export class SessionIndex {
@@ -240,20 +241,8 @@ export class SessionIndex {
       }
     };
 
-    /** The line decoded as UTF-8, one object or not: the exact path, and the one for damaged lines. */
-    const addParsedLine = (raw: LineView, text: string | undefined): void => {
-      if (text !== undefined) {
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch {
-          value = undefined;
-        }
-        if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-          addRecord(value as JsonObject, raw, undefined);
-          return;
-        }
-      }
+    /** A line that is not one JSON object (or too long to decode): what can be recovered, and why. */
+    const addDamagedLine = (raw: LineView, text: string | undefined): void => {
       const parsed = parseLine(text, raw.terminated);
       if (parsed === undefined) {
         blankLines++;
@@ -293,10 +282,13 @@ export class SessionIndex {
       lengths[raw.line] = raw.byteLength;
       if (raw.crlf) crlfLines++;
       const bytes = raw.bytes;
-      if (bytes === undefined) return addParsedLine(raw, undefined);
+      if (bytes === undefined) return addDamagedLine(raw, undefined);
       const fast = summarizeLatin1(bytes, raw.start, raw.end, raw.line, records.length, intern);
-      if (fast !== undefined) return addSummary(fast, raw);
-      addParsedLine(raw, raw.text());
+      if (typeof fast !== 'string') return addSummary(fast, raw);
+      const text = raw.text() as string;
+      if (fast === 'damaged') return addDamagedLine(raw, text);
+      // One object under either decoding, as summarizeLatin1 found.
+      addRecord(JSON.parse(text) as JsonObject, raw, undefined);
     });
     if (stats.hasBom) {
       invalidLines.unshift({
