@@ -138,6 +138,10 @@ export function summarizeLatin1(
   return !judgedByWholeText(summary) && asciiOnly(summary) ? summary : 'utf8';
 }
 
+/** `"compact_boundary"`, and how a system row's line starts, as Claude Code writes them. */
+const BOUNDARY_MARKER = Buffer.from('"compact_boundary"');
+const SYSTEM_ROW_START = Buffer.from('{"type":"system"');
+
 export class SessionIndex {
   readonly file: SessionFile;
   readonly records: readonly RecordSummary[];
@@ -221,12 +225,14 @@ export class SessionIndex {
         const MiB = 1024 * 1024;
         const end = raw.offset + raw.byteLength;
         const straddles = Math.floor(raw.offset / MiB) !== Math.floor(end / MiB);
-        const text = raw.text() ?? '';
+        // A record always comes from a line the reader could hand over whole.
+        const line = (raw.bytes as Buffer).subarray(raw.start, raw.end);
         const visible =
           raw.terminated &&
           (straddles
-            ? (Math.floor(raw.offset / MiB) + 1) * MiB - raw.offset >= 30 && text.startsWith('{"type":"system"')
-            : Buffer.byteLength(text.slice(0, Math.max(0, text.indexOf('"compact_boundary"')))) < 256);
+            ? (Math.floor(raw.offset / MiB) + 1) * MiB - raw.offset >= 30 &&
+              line.subarray(0, SYSTEM_ROW_START.length).equals(SYSTEM_ROW_START)
+            : Math.max(0, line.indexOf(BOUNDARY_MARKER)) < 256);
         if (visible) lastSkipBoundaryLine = raw.line;
       }
       if (summary.uuid !== undefined) {

@@ -77,3 +77,33 @@ describe('SessionIndex.childCount and isAncestor', () => {
     expect(index.isAncestor(at('x'), at('y')) !== index.isAncestor(at('y'), at('x'))).toBe(true);
   });
 });
+
+describe('SessionIndex stats.lastSkipBoundaryLine', () => {
+  // The SDK reader's pre-compaction skip for files over 5 MiB sees a compact
+  // boundary only when its marker starts within the line's first 256 bytes
+  // (bytes, not characters), or, for a line across a 1 MiB border, when the
+  // line starts like a system row at least 30 bytes before the border.
+  const user = '{"type":"user","uuid":"u1","parentUuid":null,"message":{"content":"hi"}}';
+  const boundary = (uuid: string, pad: string): string =>
+    `{"type":"system","pad":"${pad}","subtype":"compact_boundary","uuid":"${uuid}","parentUuid":null}`;
+
+  it('counts the marker position in bytes', () => {
+    const early = boundary('b1', 'x'.repeat(100));
+    const late = boundary('b2', 'x'.repeat(300));
+    const wide = boundary('b3', 'é'.repeat(120)); // 120 characters, 240 bytes
+    expect(indexText([user, early, late].join('\n') + '\n').stats.lastSkipBoundaryLine).toBe(2);
+    expect(indexText([user, early, wide].join('\n') + '\n').stats.lastSkipBoundaryLine).toBe(2);
+    expect(indexText([user, late, early].join('\n') + '\n').stats.lastSkipBoundaryLine).toBe(3);
+  });
+
+  it('sees a line across a 1 MiB border by how it starts', () => {
+    const MiB = 1024 * 1024;
+    // The second line starts 40 bytes before the border and crosses it.
+    const filler = `{"type":"user","uuid":"u1","parentUuid":null,"message":{"content":"${'y'.repeat(MiB - 40 - 1 - 70)}"}}`;
+    expect(Buffer.byteLength(filler) + 1).toBe(MiB - 40);
+    const systemFirst = boundary('b1', 'x'.repeat(300));
+    const subtypeFirst = `{"subtype":"compact_boundary","type":"system","uuid":"b2","parentUuid":null,"pad":"${'x'.repeat(100)}"}`;
+    expect(indexText(`${filler}\n${systemFirst}\n`).stats.lastSkipBoundaryLine).toBe(2);
+    expect(indexText(`${filler}\n${subtypeFirst}\n`).stats.lastSkipBoundaryLine).toBe(0);
+  });
+});
