@@ -435,8 +435,6 @@ function rawParent(r: RecordSummary): string | undefined {
  * message descends from: the reader appends them after the chain.
  */
 function trailingQueued(graph: Graph, chain: readonly RecordSummary[], leaf: RecordSummary): RecordSummary[] {
-  // Only queued commands are ever returned, and most sessions have none.
-  if (!graph.rows.some((row) => row.queued !== undefined)) return [];
   const kids = new Map<string, RecordSummary[]>();
   for (const row of graph.rows) {
     if (isMessage(row)) continue;
@@ -491,9 +489,7 @@ function trailingQueued(graph: Graph, chain: readonly RecordSummary[], leaf: Rec
  * returns: those a reply follows, and the trailing ones. A caveat-led local
  * command (`<command-name>` then its output) does not count as a prompt.
  */
-function convertQueued(list: readonly RecordSummary[], trailing: ReadonlySet<RecordSummary>): readonly RecordSummary[] {
-  // Rows without a queued command come back as they are.
-  if (!list.some((r) => r.queued !== undefined)) return list;
+function convertQueued(list: readonly RecordSummary[], trailing: ReadonlySet<RecordSummary>): RecordSummary[] {
   const completed = new Set<number>();
   list.forEach((r, o) => {
     if (r.type !== 'user' || !r.isMeta || r.commandTag !== 'caveat') return;
@@ -547,6 +543,11 @@ function read(graph: Graph): Reading {
   if (leaf === undefined) return empty;
   const walked = walkChain(graph, leaf);
   const chain = recoverSiblings(graph, walked.rows);
+  // Both queued-command passes change only rows that carry a queued
+  // command, and most files have none.
+  if (!graph.rows.some((row) => row.queued !== undefined)) {
+    return { leaf, chain, messages: chain.filter(isReturned), end: walked.end };
+  }
   const trailing = trailingQueued(graph, chain, leaf);
   const messages = convertQueued([...chain, ...trailing], new Set(trailing)).filter(isReturned);
   return { leaf, chain, messages, end: walked.end };
