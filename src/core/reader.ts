@@ -14,26 +14,6 @@
 import fs from 'node:fs';
 import { constants as bufferConstants } from 'node:buffer';
 
-/** One physical line. */
-export interface RawLine {
-  /** 1-based physical line number. */
-  readonly line: number;
-  /** Byte offset of the first byte of the line. */
-  readonly offset: number;
-  /** Length in bytes, without the line ending. */
-  readonly byteLength: number;
-  /**
-   * The decoded line without its line ending (and without a leading UTF-8 BOM
-   * on line 1), or `undefined` when the line is too long to decode into a
-   * JavaScript string.
-   */
-  readonly text: string | undefined;
-  /** The line ended in `\r\n`. */
-  readonly crlf: boolean;
-  /** The line ended in `\n` (false only for a last line without one). */
-  readonly terminated: boolean;
-}
-
 export interface ReadStats {
   readonly byteLength: number;
   readonly lineCount: number;
@@ -130,33 +110,17 @@ export class LineView {
   /** The line ended in `\n` (false only for a last line without one). */
   terminated = false;
 
-  /** The decoded line, as {@link RawLine.text} has it. */
+  /** The line decoded as UTF-8; `undefined` when it is too long to decode. */
   text(): string | undefined {
     return this.bytes === undefined ? undefined : this.bytes.toString('utf8', this.start, this.end);
   }
 }
 
 /**
- * Calls `onLine` for every physical line, in order, with its text decoded.
- * A final line without `\n` is reported with `terminated: false`; an empty
- * file yields no lines.
- */
-export function scanLines(source: ByteSource, onLine: (line: RawLine) => void): ReadStats {
-  return scanLineViews(source, (view) =>
-    onLine({
-      line: view.line,
-      offset: view.offset,
-      byteLength: view.byteLength,
-      text: view.text(),
-      crlf: view.crlf,
-      terminated: view.terminated,
-    }),
-  );
-}
-
-/**
  * Calls `onLine` for every physical line, in order, without decoding it: the
- * {@link LineView} and its buffer are reused for the next line.
+ * {@link LineView} and its buffer are reused for the next line. A final line
+ * without `\n` is reported with `terminated: false`; an empty file yields no
+ * lines.
  */
 export function scanLineViews(source: ByteSource, onLine: (line: LineView) => void): ReadStats {
   const chunk = takeChunk();
