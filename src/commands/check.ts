@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { discover } from '../core/discovery.js';
-import { lintGroups, startLintThreads } from '../core/parallel.js';
+import { lintGroups, startLintThreads } from '../engine/parallel.js';
 import type { FileResult } from '../core/types.js';
 import { countBySeverity } from '../core/types.js';
 import { FORMATTERS, formatterNames } from '../formatters/index.js';

@@ -11,7 +11,7 @@ import { styleText } from 'node:util';
 import { Command, Option } from 'commander';
 import { defaultProjectsRoot, describeFsError, discover } from '../core/discovery.js';
 import { UsageError } from '../core/errors.js';
-import { indexFile, linkGroup, ProjectRegistry } from '../core/linter.js';
+import { indexFile, linkGroup, ProjectRegistry } from '../engine/linter.js';
 import type { SessionIndex } from '../core/session-index.js';
 import type { Applicability, Finding, Fix, RecordEdit } from '../core/types.js';
 import { countBySeverity } from '../core/types.js';

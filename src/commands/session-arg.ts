@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { classifyPath, defaultProjectsRoot, describeFsError, discover } from '../core/discovery.js';
 import { PathError, UsageError } from '../core/errors.js';
-import { indexFile, linkGroup, ProjectRegistry } from '../core/linter.js';
+import { indexFile, linkGroup, ProjectRegistry } from '../engine/linter.js';
 import type { SessionIndex } from '../core/session-index.js';
 import type { Io } from '../io.js';
 

@@ -9,7 +9,7 @@
  */
 import { Command, Option } from 'commander';
 import { discover } from '../core/discovery.js';
-import { lintGroup, ProjectRegistry } from '../core/linter.js';
+import { lintGroup, ProjectRegistry } from '../engine/linter.js';
 import { type RecordSummary, INTERRUPT_MARKER } from '../core/records.js';
 import type { SessionIndex } from '../core/session-index.js';
 import type { FileResult } from '../core/types.js';

@@ -7,7 +7,7 @@ import { InvalidArgumentError } from 'commander';
 import { applyRuleFlags, loadConfig } from '../core/config.js';
 import { defaultProjectsRoot } from '../core/discovery.js';
 import { PathError } from '../core/errors.js';
-import type { LintOptions } from '../core/linter.js';
+import type { LintOptions } from '../engine/linter.js';
 import type { Io } from '../io.js';
 import { RULES, RULES_BY_ID } from '../rules/index.js';
 

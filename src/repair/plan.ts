@@ -16,7 +16,7 @@
  */
 import { sha256 } from '../core/hash.js';
 import { bufferSource } from '../core/reader.js';
-import { lintIndex, type LintOptions } from '../core/linter.js';
+import { lintIndex, type LintOptions } from '../engine/linter.js';
 import { resumeModel } from '../core/resume.js';
 import { schemaProblem } from '../core/schemas.js';
 import { scoreSession } from '../core/score.js';

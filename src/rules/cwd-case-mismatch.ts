@@ -24,7 +24,7 @@
  */
 import { projectKey, recaseToFolder } from '../core/project-key.js';
 import type { RecordSummary } from '../core/records.js';
-import { setFieldsEdits } from '../repair/fixes.js';
+import { setFieldsEdits } from '../core/fix-builders.js';
 import { isAgentFile } from '../core/analysis.js';
 import type { RecordEdit } from '../core/types.js';
 import { defineRule } from './rule.js';

@@ -30,7 +30,7 @@ import { createHash } from 'node:crypto';
 import type { RecordSummary } from '../core/records.js';
 import type { SessionIndex } from '../core/session-index.js';
 import type { Fix, RecordEdit } from '../core/types.js';
-import { deleteLinesFix, setFieldsEdits } from '../repair/fixes.js';
+import { deleteLinesFix, setFieldsEdits } from '../core/fix-builders.js';
 import { defineRule, shortId } from './rule.js';
 
 /** A v4-shaped uuid derived from the old uuid and line: stable across runs. */

@@ -23,7 +23,7 @@
  * None: every reported line is one Claude Code skips.
  */
 import type { InvalidLine } from '../core/session-index.js';
-import { deleteLinesFix, replaceLineFix } from '../repair/fixes.js';
+import { deleteLinesFix, replaceLineFix } from '../core/fix-builders.js';
 import type { Fix } from '../core/types.js';
 import type { JsonObject } from '../core/types.js';
 import { parseLine } from '../core/parse-line.js';

@@ -26,7 +26,7 @@
  * same session id; tools that strip `parentUuid` to null on export.
  */
 import { bridgeTarget, expectedRoot } from '../core/analysis.js';
-import { relinkFix } from '../repair/fixes.js';
+import { relinkFix } from '../core/fix-builders.js';
 import { defineRule } from './rule.js';
 
 export default defineRule({

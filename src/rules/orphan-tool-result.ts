@@ -27,7 +27,7 @@
 import type { RecordSummary } from '../core/records.js';
 import type { SessionIndex } from '../core/session-index.js';
 import type { Fix, JsonObject, RecordEdit } from '../core/types.js';
-import { setFieldsEdits } from '../repair/fixes.js';
+import { setFieldsEdits } from '../core/fix-builders.js';
 import { defineRule, shortId } from './rule.js';
 
 function removeResultsFix(index: SessionIndex, record: RecordSummary, orphans: ReadonlySet<string>): Fix {

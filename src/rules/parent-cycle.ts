@@ -24,7 +24,7 @@
  */
 import { previousConversational, reaches } from '../core/analysis.js';
 import type { RecordSummary } from '../core/records.js';
-import { relinkFix } from '../repair/fixes.js';
+import { relinkFix } from '../core/fix-builders.js';
 import { defineRule, shortId } from './rule.js';
 
 export default defineRule({

@@ -32,7 +32,7 @@
  * sessions whose Task prompt was never written are reported as warnings.
  */
 import { bridgeTarget, isMainChainRow } from '../core/analysis.js';
-import { relinkFix } from '../repair/fixes.js';
+import { relinkFix } from '../core/fix-builders.js';
 import { defineRule, shortId } from './rule.js';
 
 export default defineRule({

@@ -20,7 +20,7 @@
  * By design every typed prompt is reported; turn the rule off in
  * `.cclintrc.json` if only errors matter to you.
  */
-import { setFieldsEdits } from '../repair/fixes.js';
+import { setFieldsEdits } from '../core/fix-builders.js';
 import type { JsonObject } from '../core/types.js';
 import { defineRule } from './rule.js';
 

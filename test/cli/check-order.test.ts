@@ -8,8 +8,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { run, sandbox, type Sandbox } from '../support/cli.js';
 
-vi.mock('../../src/core/parallel.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/core/parallel.js')>();
+vi.mock('../../src/engine/parallel.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/engine/parallel.js')>();
   return {
     ...real,
     lintGroups: async (...args: Parameters<typeof real.lintGroups>) => {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { classifyPath } from '../../src/core/discovery.js';
-import { indexFile } from '../../src/core/linter.js';
+import { indexFile } from '../../src/engine/linter.js';
 import { resumeModel } from '../../src/core/resume.js';
 import { cut, oneLine, percent } from '../../src/commands/render.js';
 import { type Sandbox, assistant, id, run, sandbox, sid, toolResult, user } from './fixture.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { classifyPath } from '../../src/core/discovery.js';
-import { indexFile } from '../../src/core/linter.js';
+import { indexFile } from '../../src/engine/linter.js';
 import type { RecordSummary } from '../../src/core/records.js';
 import { resumeModel } from '../../src/core/resume.js';
 import { branchScore } from '../../src/core/score.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { forkReport } from '../../src/core/forks.js';
-import { linkGroup } from '../../src/core/linter.js';
+import { linkGroup } from '../../src/engine/linter.js';
 import { resumeModel } from '../../src/core/resume.js';
 import { assistant, jsonl, progress, resetClock, toolResult, user } from '../helpers/records.js';
 import { indexText } from '../support/corpus.js';

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { lintIndex, linkGroup } from '../../src/core/linter.js';
+import { lintIndex, linkGroup } from '../../src/engine/linter.js';
 import { RULES } from '../../src/rules/index.js';
 import { CORRUPTION_KINDS, inject } from '../support/corrupt.js';
 import { indexText, realMainSessions } from '../support/corpus.js';

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { linkGroup } from '../../src/core/linter.js';
+import { linkGroup } from '../../src/engine/linter.js';
 import { resumeModel } from '../../src/core/resume.js';
 import { scoreSession } from '../../src/core/score.js';
 import { CORRUPTION_KINDS, inject } from '../support/corrupt.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { discover } from '../../src/core/discovery.js';
-import { lintGroup, ProjectRegistry } from '../../src/core/linter.js';
+import { lintGroup, ProjectRegistry } from '../../src/engine/linter.js';
 import type { FileResult } from '../../src/core/types.js';
 import { RULES } from '../../src/rules/index.js';
 import { CORPUS, corpusFiles, isRealUnaltered } from '../support/corpus.js';

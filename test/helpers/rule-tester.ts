@@ -23,7 +23,7 @@
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { classifyPath } from '../../src/core/discovery.js';
-import { linkGroup, lintIndex } from '../../src/core/linter.js';
+import { linkGroup, lintIndex } from '../../src/engine/linter.js';
 import { bufferSource } from '../../src/core/reader.js';
 import { type FileRole, type SessionFile, SessionIndex } from '../../src/core/session-index.js';
 import type { Applicability, Finding, JsonObject, Severity } from '../../src/core/types.js';

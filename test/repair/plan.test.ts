@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { classifyPath } from '../../src/core/discovery.js';
-import type { LintOptions } from '../../src/core/linter.js';
+import type { LintOptions } from '../../src/engine/linter.js';
 import { resumeModel } from '../../src/core/resume.js';
 import { RULES } from '../../src/rules/index.js';
 import { defineRule, type Rule } from '../../src/rules/rule.js';
-import { setFieldsEdits } from '../../src/repair/fixes.js';
+import { setFieldsEdits } from '../../src/core/fix-builders.js';
 import { applyEdits, MAX_PASSES, planFile } from '../../src/repair/plan.js';
 import { assistant, jsonl, resetClock, toolResult, user } from '../helpers/records.js';
 import { indexText } from '../support/corpus.js';

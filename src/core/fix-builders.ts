@@ -5,11 +5,11 @@
  * before applying anything. They never write; edits are computed only when
  * a fix is actually planned.
  */
-import { isMainChainRow } from '../core/analysis.js';
-import type { RecordSummary } from '../core/records.js';
-import { serializeRecord } from '../core/records.js';
-import type { SessionIndex } from '../core/session-index.js';
-import type { Applicability, Fix, JsonObject, RecordEdit } from '../core/types.js';
+import { isMainChainRow } from './analysis.js';
+import type { RecordSummary } from './records.js';
+import { serializeRecord } from './records.js';
+import type { SessionIndex } from './session-index.js';
+import type { Applicability, Fix, JsonObject, RecordEdit } from './types.js';
 
 function shortUuid(uuid: string | undefined): string {
   return uuid === undefined ? '(none)' : uuid.slice(0, 8);

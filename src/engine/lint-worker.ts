@@ -7,7 +7,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { lintFolder } from './linter.js';
-import type { SeveritySetting } from './types.js';
+import type { SeveritySetting } from '../core/types.js';
 import { RULES } from '../rules/index.js';
 import { takeFolders, toTransferable, type WorkerInput } from './parallel.js';
 

@@ -10,9 +10,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { SessionGroup } from './discovery.js';
+import type { SessionGroup } from '../core/discovery.js';
 import { type LintOptions, type ReadFailure, lintFolder } from './linter.js';
-import type { FileResult, Fix, SeveritySetting } from './types.js';
+import type { FileResult, Fix, SeveritySetting } from '../core/types.js';
 
 /** Below this many bytes, starting workers costs more than it saves. */
 export const PARALLEL_MIN_BYTES = 64 * 1024 * 1024;

@@ -8,13 +8,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { RuleCrashError } from './errors.js';
-import { fileSource } from './reader.js';
-import { resumeModel } from './resume.js';
-import { type ExternalParent, type SessionFile, SessionIndex } from './session-index.js';
-import type { SessionGroup } from './discovery.js';
-import { forkReport } from './forks.js';
-import { scoreSession } from './score.js';
+import { RuleCrashError } from '../core/errors.js';
+import { fileSource } from '../core/reader.js';
+import { resumeModel } from '../core/resume.js';
+import { type ExternalParent, type SessionFile, SessionIndex } from '../core/session-index.js';
+import type { SessionGroup } from '../core/discovery.js';
+import { forkReport } from '../core/forks.js';
+import { scoreSession } from '../core/score.js';
 import {
   type Finding,
   type FileResult,
@@ -24,7 +24,7 @@ import {
   countBySeverity,
   minSeverity,
   APPLICABILITY_RANK,
-} from './types.js';
+} from '../core/types.js';
 import type { Report, Rule } from '../rules/rule.js';
 
 export interface LintOptions {
