@@ -16,8 +16,9 @@ import type { FileResult } from '../core/types.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
 import { RULES } from '../rules/index.js';
-import { type Paint, cut, dateTime, oneLine, pad, padStart, painter, percent } from './render.js';
-import { progressLine, resolveInputs } from './shared.js';
+import { escapeForTerminal, terminalSafeJson } from '../escape.js';
+import { type Paint, cut, dateTime, flatten, pad, padStart, painter, percent } from './render.js';
+import { note, progressLine, resolveInputs } from './shared.js';
 
 /** Title characters shown in the table (indent and `↳` included). */
 export const TITLE_WIDTH = 40;
@@ -142,7 +143,7 @@ export function factsOf(index: SessionIndex): FileFacts {
 /** The display title (format.md §9): custom title, AI title, summary, the prompt, else `(session)`. */
 export function titleOf(f: FileFacts): string {
   const title = f.customTitle ?? f.aiTitle ?? f.summary ?? f.lastPrompt ?? f.firstPrompt;
-  return title === undefined ? '(session)' : oneLine(title).replace(/⏎/g, ' ').replace(/ {2,}/g, ' ');
+  return title === undefined ? '(session)' : flatten(title).replace(/⏎/g, ' ').replace(/ {2,}/g, ' ');
 }
 
 /** Folds one group's files into a row: the main file speaks for the session; counts add up. */
@@ -262,7 +263,7 @@ export function sessionsJson(placed: readonly PlacedRow[]): string {
     warnings: row.warnings,
     continues: continues ?? null,
   }));
-  return `${JSON.stringify(list, null, 2)}\n`;
+  return `${terminalSafeJson(list)}\n`;
 }
 
 /** The table: a header and one row per session; a project column when several projects are shown. */
@@ -272,9 +273,9 @@ export function renderSessionsTable(placed: readonly PlacedRow[], paint: Paint):
   const cells = placed.map(({ row, depth }) => {
     const marker = depth === 0 ? '' : `${'  '.repeat(depth - 1)}↳ `;
     return {
-      session: (row.sessionId ?? '-').slice(0, 8),
-      project: cut(row.projectFolderName, 30),
-      title: marker + cut(row.title, Math.max(8, TITLE_WIDTH - Array.from(marker).length)),
+      session: escapeForTerminal((row.sessionId ?? '-').slice(0, 8)),
+      project: cut(escapeForTerminal(row.projectFolderName), 30),
+      title: marker + cut(escapeForTerminal(row.title), Math.max(8, TITLE_WIDTH - Array.from(marker).length)),
       last: dateTime(row.lastTime),
       records: row.records.toLocaleString('en-US'),
       fidelity: percent(row.fidelity),
@@ -349,7 +350,7 @@ export function runSessions(paths: readonly string[], io: Io): SessionsRun {
   const discovery = discover(inputs, io.cwd);
   let unreadableExplicit = false;
   for (const problem of discovery.problems) {
-    io.stderr.write(`cclint: ${problem.message}\n`);
+    note(io, problem.message);
     if (problem.explicit) unreadableExplicit = true;
   }
   const registry = new ProjectRegistry(discovery.projectFiles);
@@ -362,7 +363,7 @@ export function runSessions(paths: readonly string[], io: Io): SessionsRun {
     const facts: FileFacts[] = [];
     const outcome = lintGroup(group, options, registry, (index) => facts.push(factsOf(index)));
     for (const failure of outcome.failures) {
-      io.stderr.write(`cclint: ${failure.message}\n`);
+      note(io, failure.message);
       if (paths.some((p) => failure.path.endsWith(p) || p.endsWith(failure.path))) unreadableExplicit = true;
     }
     const row = rowOf(outcome.results, facts, group.projectDir, group.files[0]?.projectFolderName ?? '');

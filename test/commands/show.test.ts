@@ -158,8 +158,8 @@ describe('cclint show', () => {
 });
 
 describe('show rendering helpers', () => {
-  it('oneLine shows newlines as ⏎ and drops control characters', () => {
-    expect(oneLine('a\nb\r\nc\td\u0007')).toBe('a⏎b⏎c d');
+  it('oneLine shows newlines as ⏎, tabs as spaces and other control characters as visible escapes', () => {
+    expect(oneLine('a\nb\r\nc\td\u0007\u001b[2J\u202e')).toBe('a⏎b⏎c d\\x07\\x1b[2J\\u202e');
   });
   it('cut ends in … only when it cuts', () => {
     expect(cut('abcdef', 6)).toBe('abcdef');
