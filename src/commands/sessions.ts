@@ -12,6 +12,7 @@ import { discover } from '../core/discovery.js';
 import { lintGroup, ProjectRegistry } from '../engine/linter.js';
 import { type RecordSummary, INTERRUPT_MARKER } from '../core/records.js';
 import type { SessionIndex } from '../core/session-index.js';
+import { type NotTranscript, describeNotTranscript, notTranscript } from '../core/transcript.js';
 import type { FileResult } from '../core/types.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
@@ -37,6 +38,8 @@ export interface FileFacts {
   readonly lastPrompt: string | undefined;
   readonly firstPrompt: string | undefined;
   readonly slug: string | undefined;
+  /** Set when the file is not a transcript at all: it makes no row. */
+  readonly notTranscript: NotTranscript | undefined;
   /** Other sessionIds on this file's records, with the ordinal of their last record. */
   readonly foreignSessions: ReadonlyMap<string, number>;
   /** `continued-in` targets named in this file. */
@@ -135,6 +138,7 @@ export function factsOf(index: SessionIndex): FileFacts {
     lastPrompt,
     firstPrompt,
     slug,
+    notTranscript: notTranscript(index),
     foreignSessions,
     continuedIn,
   };
@@ -366,7 +370,20 @@ export function runSessions(paths: readonly string[], io: Io): SessionsRun {
       note(io, failure.message);
       if (paths.some((p) => failure.path.endsWith(p) || p.endsWith(failure.path))) unreadableExplicit = true;
     }
-    const row = rowOf(outcome.results, facts, group.projectDir, group.files[0]?.projectFolderName ?? '');
+    // A file that is not a transcript is no session: said once, and left out.
+    const results: FileResult[] = [];
+    const sessionFacts: FileFacts[] = [];
+    outcome.results.forEach((result, at) => {
+      const fileFacts = facts[at] as FileFacts;
+      if (fileFacts.notTranscript === undefined) {
+        results.push(result);
+        sessionFacts.push(fileFacts);
+        return;
+      }
+      note(io, `${result.filePath}: ${describeNotTranscript(fileFacts.notTranscript)}; skipped`);
+      if (group.files.some((f) => f.displayPath === result.filePath && f.explicit === true)) unreadableExplicit = true;
+    });
+    const row = rowOf(results, sessionFacts, group.projectDir, group.files[0]?.projectFolderName ?? '');
     if (row !== undefined) rows.push(row);
   });
   progress.done();

@@ -121,6 +121,8 @@ describe('cclint show', () => {
       stdout: '',
       stderr: 'cclint: nowhere/x.jsonl: no such file or folder\n',
     });
+    expect(await run(['show', 'claude'], box)).toEqual({ code: 2, stdout: '', stderr: 'cclint: no session file found under claude\n' });
+    box.write(`${sid(1)}.jsonl`, [user(1, null, 'a')]);
     const folder = await run(['show', 'claude'], box);
     expect(folder.code).toBe(2);
     expect(folder.stderr).toMatch(/^cclint: claude is a folder; give one session file or session id/);
