@@ -31,6 +31,7 @@ import type { RecordSummary } from '../core/records.js';
 import type { SessionIndex } from '../core/session-index.js';
 import type { Fix, RecordEdit } from '../core/types.js';
 import { deleteLinesFix, setFieldsEdits } from '../core/fix-builders.js';
+import { jsonTextOfAnyDepth } from '../core/json-text.js';
 import { defineRule, shortId } from './rule.js';
 
 /** A v4-shaped uuid derived from the old uuid and line: stable across runs. */
@@ -40,8 +41,9 @@ export function derivedUuid(uuid: string, line: number): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
+/** The record as compact JSON, at any depth (a hostile record can be nested too deep for JSON.stringify). */
 function bodyOf(index: SessionIndex, r: RecordSummary): string {
-  return JSON.stringify(index.recordObject(r) ?? null);
+  return jsonTextOfAnyDepth(index.recordObject(r) ?? null);
 }
 
 function renameFix(index: SessionIndex, copy: RecordSummary, next: RecordSummary | undefined): Fix {
