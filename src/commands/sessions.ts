@@ -5,7 +5,8 @@
  * another (it carries the other's `sessionId` on copied records, the other
  * names it in a `continued-in` record, or both share one `slug`) is shown
  * under its origin, marked `↳`. A report: exit 0, or 2 when a named path
- * cannot be read.
+ * cannot be read, is not a transcript or holds no session file. A file that
+ * is not a transcript makes no row; a note says so.
  */
 import { Command, Option } from 'commander';
 import { discover } from '../core/discovery.js';
@@ -409,7 +410,8 @@ Examples:
   cclint sessions ~/.claude/projects/-home-me-app  one project
   cclint sessions --format json                    [{sessionId, title, lastActivity, records, fidelity, score, errors, warnings, continues}]
 
-Exit codes: 0 (a report, whatever it finds), 2 when a named path cannot be read.`,
+Exit codes: 0 (a report, whatever it finds), 2 when a named path cannot be read, is not a
+transcript, or holds no session file.`,
     )
     .action((paths: string[], options: { format: 'table' | 'json'; color?: boolean }) => {
       const run = runSessions(paths, io);

@@ -14,8 +14,8 @@
  * A `.jsonl` name is no proof. Linted as a transcript, such a file gets one
  * finding per line, "fixes" that cut or delete its lines (a binary file
  * would be emptied), and a perfect resume score for the conversation it
- * does not hold. When this rule reports, the other rules' findings on the
- * file are dropped (`meta.exclusive`), and the file gets no resume figures.
+ * does not hold. When this rule reports, the other rules do not run on the
+ * file (`meta.exclusive`), and the file gets no resume figures.
  *
  * ## Fix
  * None, and no other rule's fix applies to the file: cclint does not change
