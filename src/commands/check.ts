@@ -13,7 +13,7 @@ import type { Io } from '../io.js';
 import { useColor } from '../io.js';
 import { RULES } from '../rules/index.js';
 import { VERSION } from '../version.js';
-import { collect, lintOptions, parseNonNegativeInt, progressLine, resolveInputs } from './shared.js';
+import { collect, lintOptions, note, parseNonNegativeInt, progressLine, resolveInputs } from './shared.js';
 
 export interface CheckOptions {
   readonly format: keyof typeof FORMATTERS;
@@ -53,7 +53,7 @@ export async function runCheck(
   const discovery = discover(inputs, io.cwd, { groupLegacyAgents: false });
   let unreadableExplicit = false;
   for (const problem of discovery.problems) {
-    io.stderr.write(`cclint: ${problem.message}\n`);
+    note(io, problem.message);
     if (problem.explicit) unreadableExplicit = true;
   }
   const progress = progressLine(io);
@@ -67,12 +67,12 @@ export async function runCheck(
   const byPath = <T>(pathOf: (item: T) => string) => (a: T, b: T): number =>
     pathOf(a) < pathOf(b) ? -1 : pathOf(a) > pathOf(b) ? 1 : 0;
   for (const failure of outcome.failures.sort(byPath((f) => f.path))) {
-    io.stderr.write(`cclint: ${failure.message}\n`);
+    note(io, failure.message);
     if (failure.explicit) unreadableExplicit = true;
   }
   const results = outcome.results.sort(byPath((r) => r.filePath));
   for (const r of results) {
-    if (r.byteLength === 0) io.stderr.write(`cclint: ${r.filePath}: empty file, nothing to check\n`);
+    if (r.byteLength === 0) note(io, `${r.filePath}: empty file, nothing to check`);
   }
   return { results, unreadableExplicit };
 }

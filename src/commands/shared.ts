@@ -8,8 +8,17 @@ import { applyRuleFlags, loadConfig } from '../core/config.js';
 import { defaultProjectsRoot } from '../core/discovery.js';
 import { PathError } from '../core/errors.js';
 import type { LintOptions } from '../engine/linter.js';
+import { escapeForTerminal } from '../escape.js';
 import type { Io } from '../io.js';
 import { RULES, RULES_BY_ID } from '../rules/index.js';
+
+/**
+ * One `cclint: …` line on stderr. Notes name paths and values found on disk,
+ * so the text is escaped for the terminal and can never span two lines.
+ */
+export function note(io: Io, message: string): void {
+  io.stderr.write(`cclint: ${escapeForTerminal(message)}\n`);
+}
 
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];

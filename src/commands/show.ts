@@ -9,6 +9,7 @@ import { expectedRoot } from '../core/analysis.js';
 import type { RecordSummary } from '../core/records.js';
 import { type ResumeModel, resumeModel } from '../core/resume.js';
 import type { SessionIndex } from '../core/session-index.js';
+import { escapeForTerminal, terminalSafeJson } from '../escape.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
 import { type Paint, clock, painter, percent, plural, rowText } from './render.js';
@@ -47,7 +48,7 @@ export function showJson(resume: ResumeModel, intended: boolean): string {
     text: m.excerpt,
     ...(intended ? { lost: !loaded.has(m.uuid as string) } : {}),
   }));
-  return `${JSON.stringify({ messages }, null, 2)}\n`;
+  return `${terminalSafeJson({ messages })}\n`;
 }
 
 /** Why the loaded history begins where it does, when that is worth a line. */
@@ -55,7 +56,7 @@ export function cutNote(index: SessionIndex, resume: ResumeModel): string | unde
   const end = resume.end;
   switch (end.kind) {
     case 'missing-parent':
-      return `⋯ history cut: the parent of line ${end.at.line} (${String(end.at.parentUuid).slice(0, 8)}) is not in the file`;
+      return `⋯ history cut: the parent of line ${end.at.line} (${escapeForTerminal(String(end.at.parentUuid).slice(0, 8))}) is not in the file`;
     case 'cycle':
       return `⋯ history cut: a parentUuid cycle at line ${end.at.line}`;
     case 'root':
@@ -85,7 +86,7 @@ export function showPrefixWidth(intended: boolean): number {
 
 function messageLine(m: RecordSummary, lost: boolean | undefined, options: ShowRenderOptions): string {
   const { paint } = options;
-  const role = m.type.padEnd(9);
+  const role = escapeForTerminal(m.type).padEnd(9);
   const text = rowText(m, options.textWidth);
   if (lost === true) return `${paint('red', '-')} ${paint('dim', `${clock(m.time)}  ${role}  ${text}`)}`;
   const mark = lost === undefined ? '' : '  ';
@@ -97,17 +98,18 @@ export function renderShow(index: SessionIndex, resume: ResumeModel, options: Sh
   const loaded = loadedUuids(resume);
   const lines: string[] = [];
   const fidelity = `fidelity ${percent(resume.fidelity)}`;
+  const shownPath = escapeForTerminal(index.file.displayPath);
   if (options.intended) {
     const lostCount = resume.intendedMessages.filter((m) => !loaded.has(m.uuid as string)).length;
     lines.push(
-      `${index.file.displayPath}: ${plural(resume.intendedMessages.length, 'message')} intended, resume loads ${resume.loaded} (${fidelity}); ` +
+      `${shownPath}: ${plural(resume.intendedMessages.length, 'message')} intended, resume loads ${resume.loaded} (${fidelity}); ` +
         `${lostCount === 0 ? 'none lost' : `- marks the ${plural(lostCount, 'message')} it loses`}; times UTC`,
     );
     for (const m of resume.intendedMessages) lines.push(messageLine(m, !loaded.has(m.uuid as string), options));
     if (resume.intendedMessages.length === 0) lines.push('(no messages)');
   } else {
     lines.push(
-      `${index.file.displayPath}: resume loads ${resume.loaded} of ${plural(resume.total, 'message')} (${fidelity}); times UTC`,
+      `${shownPath}: resume loads ${resume.loaded} of ${plural(resume.total, 'message')} (${fidelity}); times UTC`,
     );
     const note = cutNote(index, resume);
     if (note !== undefined) lines.push(options.paint('yellow', note));

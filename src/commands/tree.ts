@@ -25,6 +25,7 @@ import { type RecordSummary, isCompactBoundary } from '../core/records.js';
 import { type ResumeModel, resumeModel } from '../core/resume.js';
 import { branchScore } from '../core/score.js';
 import type { SessionIndex } from '../core/session-index.js';
+import { escapeForTerminal } from '../escape.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
 import { type Paint, type Style, clock, painter, plural, rowText } from './render.js';
@@ -243,7 +244,7 @@ export function renderTree(displayPath: string, tree: SessionTree, options: Tree
   const width = graphWidth(tree);
   const rails = (depth: number): string => '| '.repeat(depth);
   const out: string[] = [
-    `${displayPath}: ${plural(tree.records, 'record')}, ${plural(tree.forks, 'fork')}, ${plural(tree.orphans, 'orphaned branch', 'orphaned branches')}; oldest first, times UTC`,
+    `${escapeForTerminal(displayPath)}: ${plural(tree.records, 'record')}, ${plural(tree.forks, 'fork')}, ${plural(tree.orphans, 'orphaned branch', 'orphaned branches')}; oldest first, times UTC`,
     `legend: * loaded on resume  o not loaded  ! orphaned branch (score 0-1)  = compacted`,
   ];
   for (const line of tree.lines) {
@@ -255,15 +256,14 @@ export function renderTree(displayPath: string, tree: SessionTree, options: Tree
     } else {
       const { record: r, glyph, orphan } = line.node;
       const graph = `${rails(line.depth)}${paint(GLYPH_STYLE[glyph], glyph)}${' '.repeat(width - 2 * line.depth - 1)}`;
-      const id = paint('yellow', (r.uuid ?? '').slice(0, 8).padEnd(8));
-      const label =
-        orphan !== undefined
-          ? `${paint('red', `[orphaned: ${orphan.reason}; score ${orphan.score.toFixed(2)}]`)} `
-          : '';
-      const labelLength = orphan === undefined ? 0 : `[orphaned: ${orphan.reason}; score ${orphan.score.toFixed(2)}] `.length;
-      const text =
-        glyph === '=' ? (r.subtype === 'compact_boundary' ? 'compacted' : `compacted (${r.subtype ?? 'boundary'})`) : rowText(r, Math.max(10, options.textWidth - labelLength));
-      out.push(`${graph} ${id} ${r.type.padEnd(10)} ${paint('dim', clock(r.time))}  ${label}${text}`.trimEnd());
+      const id = paint('yellow', escapeForTerminal((r.uuid ?? '').slice(0, 8)).padEnd(8));
+      const orphanLabel =
+        orphan === undefined ? undefined : `[orphaned: ${escapeForTerminal(orphan.reason)}; score ${orphan.score.toFixed(2)}]`;
+      const label = orphanLabel === undefined ? '' : `${paint('red', orphanLabel)} `;
+      const labelLength = orphanLabel === undefined ? 0 : orphanLabel.length + 1;
+      const boundary = r.subtype === 'compact_boundary' ? 'compacted' : `compacted (${escapeForTerminal(r.subtype ?? 'boundary')})`;
+      const text = glyph === '=' ? boundary : rowText(r, Math.max(10, options.textWidth - labelLength));
+      out.push(`${graph} ${id} ${escapeForTerminal(r.type).padEnd(10)} ${paint('dim', clock(r.time))}  ${label}${text}`.trimEnd());
     }
   }
   if (tree.lines.length === 0) out.push('(no conversation records)');

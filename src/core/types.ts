@@ -95,6 +95,8 @@ export interface FileResult {
   readonly byteLength?: number | undefined;
   /** Forks by kind, and the branches resume leaves behind at rewinds. */
   readonly forks?: ForkSummary | undefined;
+  /** The file has content but no Claude Code record (see core/transcript.ts); it has no resume figures. */
+  readonly notTranscript?: true | undefined;
 }
 
 export interface ForkSummary {

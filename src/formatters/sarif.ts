@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import type { FileResult, Finding, Severity } from '../core/types.js';
 import type { RuleMeta } from '../rules/rule.js';
 import type { FormatContext, Formatter } from './types.js';
+import { terminalSafeJson } from '../escape.js';
 
 // The subset of SARIF 2.1.0 this formatter writes.
 
@@ -195,6 +196,9 @@ export function sarifLog(results: readonly FileResult[], context: FormatContext)
   };
 }
 
-/** SARIF 2.1.0, pretty-printed with two spaces, ending with a newline. */
+/**
+ * SARIF 2.1.0, pretty-printed with two spaces, ending with a newline; exact
+ * values, written so that a terminal showing the log is safe (see json.ts).
+ */
 export const sarif: Formatter = (results: readonly FileResult[], context: FormatContext): string =>
-  `${JSON.stringify(sarifLog(results, context), null, 2)}\n`;
+  `${terminalSafeJson(sarifLog(results, context))}\n`;

@@ -38,6 +38,15 @@ describe('corpus sweep', () => {
     expect(errors).toEqual([]);
   });
 
+  it('calls no corpus file "not a transcript" but the two hand-written usage-only fixtures', () => {
+    const flagged = [...results.values()].filter((r) => r.findings.some((f) => f.ruleId === 'not-a-transcript')).map((r) => r.filePath);
+    expect(flagged.sort()).toEqual([
+      'ccusage/projects/project-alpha/session-alpha/chat.jsonl',
+      'ccusage/projects/project-beta/session-beta/chat.jsonl',
+    ]);
+    for (const f of flagged) expect(isRealUnaltered(files.find((x) => x.relative === f)?.kind ?? 'real')).toBe(false);
+  });
+
   it('does flag the hand-written broken fixtures', () => {
     const rulesIn = (name: string) => new Set(results.get(name)?.findings.map((f) => f.ruleId));
     expect(rulesIn('cchat/edge_cases.jsonl').has('invalid-json')).toBe(true);
