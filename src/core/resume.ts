@@ -15,6 +15,7 @@
 import { readAsCli, standInFinder, type CliBridge, type CliReading, type CliWalkEnd, type RepairView } from './resume-cli.js';
 import { readAsSdk } from './resume-sdk.js';
 import { type LinkRepair, linkRepairs, type Renamed, renamedCopies } from './repair-targets.js';
+import { jsonTextOfAnyDepth } from './json-text.js';
 import type { RecordSummary } from './records.js';
 import type { SessionIndex } from './session-index.js';
 
@@ -63,9 +64,9 @@ export function resumeModel(index: SessionIndex): ResumeModel {
   return model;
 }
 
-/** Whether the same bodies: compared through the re-read records only when the summaries agree. */
+/** Whether two records of a repeated uuid have different bodies (re-read from the file; any depth). */
 function bodiesDiffer(index: SessionIndex): (a: RecordSummary, b: RecordSummary) => boolean {
-  return (a, b) => JSON.stringify(index.recordObject(a) ?? null) !== JSON.stringify(index.recordObject(b) ?? null);
+  return (a, b) => jsonTextOfAnyDepth(index.recordObject(a) ?? null) !== jsonTextOfAnyDepth(index.recordObject(b) ?? null);
 }
 
 function repairView(index: SessionIndex, repairs: readonly LinkRepair[], renamed: readonly Renamed[]): RepairView {

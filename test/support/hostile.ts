@@ -56,13 +56,24 @@ function records(): object[] {
         content: [
           { type: 'text', text: `answer ${HOSTILE}` },
           { type: 'tool_use', id: `toolu_${HOSTILE}`, name: `Bash${HOSTILE}`, input: {} },
+          { type: 'tool_use', id: 'toolu_answered', name: 'Read', input: {} },
         ],
       },
       uuid: U(2),
       timestamp: '2026-01-05T03:00:01.000Z',
     },
+    // One call's result, so that resume sends the row (and `show` lists it);
+    // the other call stays unanswered (a dangling-tool-use finding).
     {
       parentUuid: U(2),
+      ...envelope,
+      type: 'user',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_answered', content: 'ok' }] },
+      uuid: U(10),
+      timestamp: '2026-01-05T03:00:01.500Z',
+    },
+    {
+      parentUuid: U(10),
       ...envelope,
       type: 'system',
       subtype: `sub${HOSTILE}`,
@@ -95,14 +106,15 @@ function records(): object[] {
       uuid: `uuid${HOSTILE}`,
       timestamp: '2026-01-05T03:00:05.000Z',
     },
-    // A parent that exists nowhere, named by escapes.
+    // A parent that exists nowhere, named by escapes; a minute later, so
+    // that resume cannot bridge the gap and stops here.
     {
       parentUuid: `parent${HOSTILE}`,
       ...envelope,
       type: 'user',
       message: { role: 'user', content: `after a break ${HOSTILE}` },
       uuid: U(6),
-      timestamp: '2026-01-05T03:00:06.000Z',
+      timestamp: '2026-01-05T03:01:06.000Z',
     },
     // A null parent in mid-file on a system row with a hostile subtype.
     {
@@ -112,7 +124,7 @@ function records(): object[] {
       subtype: `mid${HOSTILE}`,
       content: 'x',
       uuid: U(7),
-      timestamp: '2026-01-05T03:00:07.000Z',
+      timestamp: '2026-01-05T03:01:07.000Z',
     },
     // A compact boundary under another name: `tree` prints its subtype.
     {
@@ -123,7 +135,7 @@ function records(): object[] {
       subtype: `boundary${HOSTILE}`,
       content: 'Conversation compacted',
       uuid: U(8),
-      timestamp: '2026-01-05T03:00:08.000Z',
+      timestamp: '2026-01-05T03:01:08.000Z',
     },
     { type: `kind${HOSTILE}`, sessionId, uuid: U(9) },
   ];
