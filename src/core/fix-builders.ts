@@ -70,6 +70,21 @@ export function relinkFix(
   };
 }
 
+/**
+ * {@link relinkFix} for a repair choice, or nothing when there is no choice
+ * or it names the parent the record already has (a uuid two records share:
+ * the rename that tells them apart comes first, then the relink).
+ */
+export function relinkFixOf(
+  index: SessionIndex,
+  record: RecordSummary,
+  choice: RelinkChoice | undefined,
+  applicability?: Applicability,
+): Fix | undefined {
+  if (choice === undefined || choice.target.uuid === record.parentUuid) return undefined;
+  return relinkFix(index, record, choice, applicability);
+}
+
 /** Whether relinking under `target` would create a fork on the main chain. */
 function hasOtherMainChild(index: SessionIndex, target: RecordSummary, except: RecordSummary): boolean {
   if (target.uuid === undefined) return true;

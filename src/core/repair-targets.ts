@@ -344,10 +344,81 @@ export function parentCycles(index: SessionIndex): Array<{ closer: RecordSummary
   return out;
 }
 
+/** The nearest user or assistant row at or above `r` (through hooks, attachments, progress rows). */
+function nearestMessage(index: SessionIndex, r: RecordSummary | undefined): RecordSummary | undefined {
+  let current = r;
+  for (let steps = 0; current !== undefined && steps < 16; steps++) {
+    if (isConversational(current)) return current;
+    current = index.parentOf(current);
+  }
+  return undefined;
+}
+
+/** Whether `m` belongs to the API response `messageId`: one of its rows, or a row of results answering it. */
+function inResponse(index: SessionIndex, m: RecordSummary, messageId: string): boolean {
+  if (m.type === 'assistant') return m.messageId === messageId;
+  const owners = facts(index).toolOwners;
+  return m.toolResultIds.some((t) => (owners.get(t) ?? []).some((o) => o.messageId === messageId));
+}
+
+/**
+ * Rows whose content says which row they continue while their parentUuid,
+ * which exists, names another (never seen in real sessions; what a wrong
+ * write or a hand edit leaves):
+ *
+ * - a tool result whose parent is not its tool call's row, another row of
+ *   that response or a result answering it;
+ * - a row of an API response already under way (an earlier row has its
+ *   `message.id`) whose parent is neither a row of that response nor a
+ *   result answering it, nor the parent of an earlier row of it;
+ * - the first row of a response whose parent was written before the user
+ *   row it answers (the latest user row before it in the file).
+ *
+ * Hooks, attachments and progress rows between a row and its parent are
+ * looked through. A row whose uuid, or whose parent's, two records share is
+ * left to the duplicate's repair.
+ */
+export function misplacedParents(index: SessionIndex): RecordSummary[] {
+  const out: RecordSummary[] = [];
+  const agent = index.file.role === 'subagent' || index.file.role === 'legacy-agent';
+  const lastUser = new Int32Array(2).fill(-1);
+  const seenResponse = new Set<string>();
+  for (const r of index.records) {
+    const side = r.isSidechain ? 1 : 0;
+    const before = lastUser[side] as number;
+    if (r.type === 'user') lastUser[side] = r.ordinal;
+    const started = r.type === 'assistant' && r.messageId !== undefined && seenResponse.has(`${side}:${r.messageId}`);
+    if (r.type === 'assistant' && r.messageId !== undefined) seenResponse.add(`${side}:${r.messageId}`);
+    if (!isConversational(r) || typeof r.parentUuid !== 'string' || (r.isSidechain && !agent)) continue;
+    if (r.uuid === undefined || index.byUuid.get(r.uuid) !== r) continue;
+    // A uuid two records share is the cause to repair first (duplicate-uuid).
+    if (index.duplicates.has(r.uuid) || index.duplicates.has(r.parentUuid)) continue;
+    const parent = index.byUuid.get(r.parentUuid);
+    if (parent === undefined || parent.isSidechain !== r.isSidechain) continue;
+    const m = nearestMessage(index, parent);
+    if (m === undefined) continue;
+    if (r.type === 'user' && r.toolResultIds.length > 0) {
+      if (m.type === 'assistant' && m.toolUseIds.some((t) => r.toolResultIds.includes(t))) continue;
+      const owners = r.toolResultIds.flatMap((t) => facts(index).toolOwners.get(t) ?? []);
+      if (owners.length === 0 || owners.some((o) => o === m || (o.messageId !== undefined && inResponse(index, m, o.messageId)))) continue;
+      out.push(r);
+    } else if (started) {
+      // Rows of one response written again under the same parent (a
+      // streaming fork, as 2.0.x wrote it) are siblings, not strays.
+      const siblings = facts(index).responses.get(r.messageId as string) ?? [];
+      if (inResponse(index, m, r.messageId as string) || siblings.some((o) => o.ordinal < r.ordinal && o.parentUuid === r.parentUuid)) continue;
+      out.push(r);
+    } else if (r.type === 'assistant' && before !== -1 && parent.ordinal < before && !isCompactBoundary(parent)) {
+      out.push(r);
+    }
+  }
+  return out;
+}
+
 /** A break and where its repair points it. */
 export interface LinkRepair {
   readonly record: RecordSummary;
-  readonly kind: 'phantom' | 'null' | 'cycle';
+  readonly kind: 'phantom' | 'null' | 'cycle' | 'misplaced';
   readonly choice: RelinkChoice | undefined;
 }
 
@@ -375,6 +446,11 @@ export function linkRepairs(index: SessionIndex, renamed: readonly Renamed[] = [
   }
   for (const { closer, members } of parentCycles(index)) {
     out.push({ record: closer, kind: 'cycle', choice: relinkTarget(index, closer, new Set(members)) });
+  }
+  for (const r of misplacedParents(index)) {
+    const parent = index.parentOf(r);
+    const choice = relinkTarget(index, r, parent === undefined ? undefined : new Set([parent]));
+    if (choice !== undefined) out.push({ record: r, kind: 'misplaced', choice });
   }
   return out;
 }

@@ -17,6 +17,8 @@
 import { sha256 } from '../core/hash.js';
 import { bufferSource } from '../core/reader.js';
 import { lintIndex, type LintOptions } from '../engine/linter.js';
+import type { RecordSummary } from '../core/records.js';
+import { abandonedAttemptOf } from '../core/repair-targets.js';
 import { resumeModel } from '../core/resume.js';
 import { schemaProblem } from '../core/schemas.js';
 import { scoreSession } from '../core/score.js';
@@ -25,6 +27,17 @@ import type { Applicability, Finding, Fix, JsonObject, RecordEdit } from '../cor
 import type { AppliedFix, FilePlan, SkippedFix } from './types.js';
 
 export const MAX_PASSES = 10;
+
+/**
+ * Warnings a relink may expose rather than cause: bringing history back can
+ * reach a tool call or result whose partner the break itself destroyed.
+ * The CLI drops both when it loads, so these measure what was lost; they
+ * do not count against a fix (errors of these rules still do).
+ */
+const EXPOSED_BY_REPAIR: ReadonlySet<string> = new Set(['orphan-tool-result', 'dangling-tool-use']);
+
+/** Rules whose fixes change what the other fixes would target: applied in a pass of their own. */
+const CAUSE_RULES: ReadonlySet<string> = new Set(['duplicate-uuid', 'invalid-json']);
 
 export interface PlanPolicy {
   /** Applicabilities to apply: `safe`, plus `unsafe` with `--unsafe`. */
@@ -132,15 +145,61 @@ function stateOf(file: SessionFile, bytes: Buffer, lint: LintOptions, policy: Pl
 function countsByRule(findings: readonly Finding[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const f of findings) {
-    if (f.severity === 'info') continue;
+    if (f.severity === 'info' || (f.severity === 'warning' && EXPOSED_BY_REPAIR.has(f.ruleId))) continue;
     const key = `${f.ruleId}:${f.severity}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return counts;
 }
 
-/** Why `after` is worse than `before`, or undefined when it is not. */
-function regression(before: State, after: State): string | undefined {
+/**
+ * A message's identity across a repair: the fields a relink or a new uuid
+ * leaves alone. Identical copies of one record share it, as they should.
+ */
+function messageKey(r: RecordSummary): string {
+  return `${r.type}|${r.timestamp ?? ''}|${r.messageId ?? ''}|${r.blocks}|${r.toolUseIds.join(',')}|${r.toolResultIds.join(',')}|${r.excerpt}`;
+}
+
+function keysOf(messages: readonly RecordSummary[]): Set<string> {
+  const keys = new Set<string>();
+  for (const m of messages) keys.add(messageKey(m));
+  return keys;
+}
+
+/**
+ * What the gate measures every step against: the broken file's intended
+ * conversation, and the rows no repair may bring into the resumed
+ * conversation (abandoned attempts, history before the newest compaction).
+ */
+interface Reference {
+  readonly intended: ReadonlySet<string>;
+  readonly forbidden: ReadonlySet<string>;
+}
+
+function referenceOf(state: State): Reference {
+  const model = resumeModel(state.index);
+  const intended = keysOf(model.intendedMessages);
+  for (const m of model.messages) intended.add(messageKey(m));
+  const forbidden = new Set<string>();
+  const leafSegment = model.leaf === undefined ? undefined : state.index.segmentOf(model.leaf);
+  for (const r of state.index.records) {
+    if (r.type !== 'user' && r.type !== 'assistant') continue;
+    const key = messageKey(r);
+    if (intended.has(key)) continue;
+    if (abandonedAttemptOf(state.index, r) !== -1 || (leafSegment !== undefined && state.index.segmentOf(r) < leafSegment)) forbidden.add(key);
+  }
+  return { intended, forbidden };
+}
+
+/**
+ * Why `after` is worse than `before`, or undefined when it is not. A step
+ * must not add a finding at warning level or above, must keep every
+ * intended message that either reader (the CLI's loader and the SDK's)
+ * loaded before, must bring in nothing no repair may (an abandoned attempt,
+ * history from before a compaction), and must not shrink the intended
+ * conversation itself.
+ */
+function regression(before: State, after: State, reference: Reference): string | undefined {
   const was = countsByRule(before.findings);
   for (const [key, n] of countsByRule(after.findings)) {
     const previous = was.get(key) ?? 0;
@@ -148,8 +207,19 @@ function regression(before: State, after: State): string | undefined {
   }
   const rb = resumeModel(before.index);
   const ra = resumeModel(after.index);
-  if (ra.loaded < rb.loaded) return `resume would load ${ra.loaded} instead of ${rb.loaded} messages`;
-  if (ra.fidelity + 1e-9 < rb.fidelity) return `resume fidelity would drop from ${rb.fidelity.toFixed(3)} to ${ra.fidelity.toFixed(3)}`;
+  for (const [reader, was, now] of [
+    ['resume', rb.messages, ra.messages],
+    ['the Agent SDK reader', rb.sdkMessages, ra.sdkMessages],
+  ] as const) {
+    const nowKeys = keysOf(now);
+    const wasKeys = keysOf(was);
+    const dropped = [...wasKeys].filter((k) => reference.intended.has(k) && !nowKeys.has(k)).length;
+    if (dropped > 0) return `${reader} would no longer load ${dropped} message(s) it loads today`;
+    const added = [...nowKeys].filter((k) => !wasKeys.has(k));
+    const abandoned = added.filter((k) => reference.forbidden.has(k)).length;
+    if (abandoned > 0) return `${reader} would load ${abandoned} message(s) from an abandoned attempt or from before a compaction`;
+  }
+  if (ra.total < rb.total) return `the intended conversation would shrink from ${rb.total} to ${ra.total} messages`;
   return undefined;
 }
 
@@ -195,6 +265,7 @@ export async function planFile(
   policy: PlanPolicy,
 ): Promise<FilePlan> {
   const initial = stateOf(file, bytes, lint, policy);
+  const reference = referenceOf(initial);
   let current = initial;
   const applied: AppliedFix[] = [];
   const skipped = new Map<string, SkippedFix>();
@@ -213,11 +284,18 @@ export async function planFile(
     });
   };
 
+  let causesDone = false;
   for (let pass = 1; pass <= MAX_PASSES; pass++) {
     const candidates: Candidate[] = [];
     const touched = new Set<number>();
-    const ordered = current.findings
-      .filter((f) => f.fix !== undefined)
+    // Causes before consequences: a uuid two records share, or a damaged
+    // line, changes which row every other fix would point at. When there
+    // are such fixes, a pass applies only them; the rest are planned again
+    // on the result.
+    const fixable = current.findings.filter((f) => f.fix !== undefined && (policy.rules === undefined || policy.rules.has(f.ruleId)));
+    const causesFirst = !causesDone && fixable.some((f) => CAUSE_RULES.has(f.ruleId) && policy.allow.has((f.fix as Fix).applicability));
+    const ordered = fixable
+      .filter((f) => !causesFirst || CAUSE_RULES.has(f.ruleId))
       .sort((a, b) => a.line - b.line || (ruleOrder.get(a.ruleId) ?? 0) - (ruleOrder.get(b.ruleId) ?? 0));
     for (const finding of ordered) {
       const fix = finding.fix as Fix;
@@ -252,10 +330,19 @@ export async function planFile(
       for (const e of edits) touched.add(e.line);
       candidates.push(candidate);
     }
-    if (candidates.length === 0) break;
+    if (candidates.length === 0) {
+      if (!causesFirst) break;
+      // Every cause was declined or refused: go on with the consequences.
+      causesDone = true;
+      continue;
+    }
 
-    const accepted = applyBatch(file, current, candidates, lint, policy, skip);
-    if (accepted.applied.length === 0) break;
+    const accepted = applyBatch(file, current, candidates, lint, policy, skip, reference);
+    if (accepted.applied.length === 0) {
+      if (!causesFirst) break;
+      causesDone = true;
+      continue;
+    }
     for (const c of accepted.applied) {
       applied.push({ ruleId: c.finding.ruleId, title: c.fix.title, applicability: c.fix.applicability, edits: c.edits, pass });
     }
@@ -295,11 +382,12 @@ function applyBatch(
   lint: LintOptions,
   policy: PlanPolicy,
   skip: (c: Candidate, reason: string) => void,
+  reference: Reference,
 ): { state: State; applied: Candidate[] } {
   const all = applyEdits(state.bytes, candidates.flatMap((c) => c.edits));
   if (all !== undefined) {
     const next = stateOf(file, all, lint, policy);
-    if (regression(state, next) === undefined) return { state: next, applied: [...candidates] };
+    if (regression(state, next, reference) === undefined) return { state: next, applied: [...candidates] };
   }
   let current = state;
   const kept: Candidate[] = [];
@@ -311,7 +399,7 @@ function applyBatch(
     const bytes = applyEdits(current.bytes, edits);
     if (bytes === undefined) continue; // its lines moved; the next pass sees it again
     const next = stateOf(file, bytes, lint, policy);
-    const why = regression(current, next);
+    const why = regression(current, next, reference);
     if (why !== undefined) {
       skip(c, `not applied: ${why}`);
       continue;

@@ -8,6 +8,7 @@ import danglingToolUse from './dangling-tool-use.js';
 import duplicateUuid from './duplicate-uuid.js';
 import invalidJson from './invalid-json.js';
 import invalidTimestamp from './invalid-timestamp.js';
+import misplacedParent from './misplaced-parent.js';
 import notATranscript from './not-a-transcript.js';
 import orphanRoot from './orphan-root.js';
 import orphanToolResult from './orphan-tool-result.js';
@@ -25,6 +26,7 @@ export const RULES: readonly Rule[] = [
   duplicateUuid,
   invalidJson,
   invalidTimestamp,
+  misplacedParent,
   notATranscript,
   orphanRoot,
   orphanToolResult,

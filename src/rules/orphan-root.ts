@@ -30,7 +30,7 @@
  * same session id; tools that strip `parentUuid` to null on export.
  */
 import { expectedRoot } from '../core/analysis.js';
-import { relinkFix } from '../core/fix-builders.js';
+import { relinkFixOf } from '../core/fix-builders.js';
 import { isTypedPrompt } from '../core/repair-targets.js';
 import { defineRule } from './rule.js';
 
@@ -54,7 +54,7 @@ export default defineRule({
       // Only a typed prompt can mean "start over"; anything else, or a
       // prompt written within seconds of the row it continues, goes on.
       const surely = choice !== undefined && (!isTypedPrompt(record) || choice.reason === 'bridge');
-      const fix = choice === undefined ? undefined : relinkFix(index, record, choice, surely ? 'safe' : 'unsafe');
+      const fix = relinkFixOf(index, record, choice, surely ? 'safe' : 'unsafe');
       const type = record.subtype === undefined ? record.type : `${record.type}/${record.subtype}`;
       if (resume.end.kind === 'root' && resume.end.at === record && resume.total > resume.loaded) {
         report({ messageId: 'cutsHistory', data: { type, lost: resume.total - resume.loaded }, record, fix });

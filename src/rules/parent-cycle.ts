@@ -26,7 +26,7 @@
  * ## Known false positives
  * None known: a cycle is never a legitimate shape.
  */
-import { relinkFix } from '../core/fix-builders.js';
+import { relinkFixOf } from '../core/fix-builders.js';
 import { parentCycles } from '../core/repair-targets.js';
 import { defineRule, shortId } from './rule.js';
 
@@ -45,7 +45,7 @@ export default defineRule({
     for (const { closer, members } of parentCycles(index)) {
       const choice = resume.repairs.find((r) => r.record === closer && r.kind === 'cycle')?.choice;
       const sure = choice !== undefined && (choice.reason === 'tool-call' || choice.reason === 'same-response');
-      const fix = choice === undefined ? undefined : relinkFix(index, closer, choice, sure ? 'safe' : 'unsafe');
+      const fix = relinkFixOf(index, closer, choice, sure ? 'safe' : 'unsafe');
       const data = { parent: shortId(closer.parentUuid), size: members.length, lost: resume.total - resume.loaded };
       if (resume.total > resume.loaded) report({ messageId: 'cycle', data, record: closer, fix });
       else report({ messageId: 'bridged', data, record: closer, severity: 'warning', fix });

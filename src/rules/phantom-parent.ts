@@ -36,7 +36,7 @@
  * sessions whose Task prompt was never written are reported as warnings.
  */
 import { isMainChainRow } from '../core/analysis.js';
-import { relinkFix } from '../core/fix-builders.js';
+import { relinkFixOf } from '../core/fix-builders.js';
 import { defineRule, shortId } from './rule.js';
 
 export default defineRule({
@@ -66,7 +66,7 @@ export default defineRule({
         continue;
       }
       const choice = resume.repairs.find((r) => r.record === record)?.choice;
-      const fix = choice === undefined ? undefined : relinkFix(index, record, choice);
+      const fix = relinkFixOf(index, record, choice);
       if (!isMainChainRow(index, record)) {
         report({ messageId: 'sidechain', data: { parent: shortId(parent) }, record, severity: 'warning', fix });
         continue;

@@ -141,7 +141,7 @@ describe('cclint check', () => {
       expect(explain.stdout).toContain(section);
     }
     const rules = await run(['rules'], { env: box.env, cwd: box.root });
-    expect(rules.stdout.split('\n').filter((l) => /^[a-z-]+ +(error|warning|info) /.test(l))).toHaveLength(14);
+    expect(rules.stdout.split('\n').filter((l) => /^[a-z-]+ +(error|warning|info) /.test(l))).toHaveLength(15);
     expect((await run(['explain', 'nope'], { env: box.env, cwd: box.root })).code).toBe(2);
   });
 });

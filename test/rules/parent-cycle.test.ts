@@ -77,8 +77,10 @@ ruleTester(rule, {
       // The rule's doc: cycles come from reused uuids (saved_hook_context). The fix must not
       // "relink" to the older body of the reused uuid, which is the same link again.
       name: 'a reused uuid whose later body closes the loop',
-      records: [user('u1'), assistant('a1', { parent: 'u1' }), user('u2', { parent: 'a1' }), assistant('a1', { parent: 'u2' })],
-      errors: [{ messageId: 'cycle', line: 3, uuid: 'u2', fix: { applicability: 'unsafe' } }],
+      // The cycle goes once duplicate-uuid's rename tells the two bodies apart; until then the
+      // only row to relink to carries the uuid the link already names: no fix here.
+      records: [user('u1'), assistant('a1', { parent: 'u1' }), user('u2', { parent: 'a1', gapMs: 60_000 }), assistant('a1', { parent: 'u2' })],
+      errors: [{ messageId: 'cycle', line: 3, uuid: 'u2', fix: null }],
     },
   ],
 });

@@ -63,6 +63,8 @@ export interface Variant {
   readonly baseline: string;
   /** Uuids of rows whose content the break destroyed: no repair can bring them back. */
   readonly lost: readonly string[];
+  /** Request blocks (`a:tu:<id>`…) the break made unsendable besides those rows. */
+  readonly lostBlocks?: readonly string[];
 }
 
 type Obj = Record<string, unknown>;
@@ -179,7 +181,8 @@ interface Rewound {
  * texts marked) hangs off the same parent as an abandoned branch. `late`
  * writes the attempt after the kept branch (and pins the kept branch with a
  * `last-prompt` checkpoint, as Claude Code does after a rewind); otherwise it
- * sits before the kept branch, with every later row a minute later.
+ * sits before the kept branch. Either way the kept branch was written a
+ * minute after the attempt: every row from the fork on is a minute later.
  */
 function addRewind(text: string, seed: string, late: boolean): Rewound | undefined {
   const { lines, objs } = parse(text);
@@ -204,7 +207,8 @@ function addRewind(text: string, seed: string, late: boolean): Rewound | undefin
     }
     if (i === start) keptStart = out.length;
     const o = objs[i];
-    if (!late && i >= start && o !== undefined && typeof o.timestamp === 'string') {
+    // The kept branch was written after the attempt was abandoned.
+    if (i >= start && o !== undefined && typeof o.timestamp === 'string') {
       out.push(JSON.stringify({ ...o, timestamp: shiftTime(o.timestamp, SHIFT) }));
     } else {
       out.push(lines[i] as string);
@@ -236,6 +240,16 @@ export function injectBreak(text: string, kind: BreakKind, seed: string): Varian
     } else if (kind === 'invalid-json-garbage') {
       const broken = parse(injected.text).lines;
       lost = objs.flatMap((o, i) => (o !== undefined && typeof o.uuid === 'string' && broken[i] !== parse(text).lines[i] ? [o.uuid] : []));
+    } else if (kind === 'dangling-tool-use' || kind === 'orphan-tool-result') {
+      // The answer is gone (or answers a call that never was): the CLI drops
+      // the call it answered, and no repair can pair them again.
+      const after = new Set(parse(injected.text).lines);
+      const row = objs.find((o, i) => o?.type === 'user' && !after.has(parse(text).lines[i] as string) && Array.isArray(contentOf(o)));
+      if (row !== undefined) {
+        lost = [row.uuid as string];
+        const ids = (contentOf(row) as Obj[]).filter((b) => b.type === 'tool_result').map((b) => `a:tu:${String(b.tool_use_id)}`);
+        return { kind, text: injected.text, baseline: text, lost, lostBlocks: ids };
+      }
     }
     return { kind, text: injected.text, baseline: text, lost };
   }

@@ -1,0 +1,86 @@
+import rule from '../../src/rules/misplaced-parent.js';
+import { ruleTester } from '../helpers/rule-tester.js';
+import { assistant, progress, system, toolResult, user } from '../helpers/records.js';
+
+ruleTester(rule, {
+  valid: [
+    {
+      name: 'a tool result under its call, the next response under the result',
+      records: [user('u1'), assistant('a1', { parent: 'u1', toolUse: ['t1'] }), toolResult('r1', { parent: 'a1', toolUseId: 't1' }), assistant('a2', { parent: 'r1' })],
+    },
+    {
+      // claude-manager …/d3b30efc-….jsonl: a hook's system row sits between a call and its result.
+      name: 'a tool result under a hook row that hangs from its call',
+      records: [
+        user('u1'),
+        assistant('a1', { parent: 'u1', toolUse: ['t1'] }),
+        system('h1', { parent: 'a1', subtype: 'informational' }),
+        toolResult('r1', { parent: 'h1', toolUseId: 't1' }),
+      ],
+    },
+    {
+      name: 'parallel calls: the second result under the first result of the same response',
+      records: [
+        user('u1'),
+        assistant('a1', { parent: 'u1', messageId: 'm1', toolUse: ['t1'] }),
+        assistant('a1b', { parent: 'a1', messageId: 'm1', toolUse: ['t2'] }),
+        toolResult('r1', { parent: 'a1b', toolUseId: 't1' }),
+        toolResult('r2', { parent: 'r1', toolUseId: 't2' }),
+        assistant('a2', { parent: 'r2' }),
+      ],
+    },
+    {
+      name: 'a response continued under a progress row of its own call',
+      records: [
+        user('u1'),
+        assistant('a1', { parent: 'u1', messageId: 'm1', toolUse: ['t1'] }),
+        progress('p1', { parent: 'a1', toolUseId: 't1' }),
+        assistant('a1b', { parent: 'p1', messageId: 'm1', text: 'meanwhile' }),
+      ],
+    },
+    {
+      name: 'a rewind: a prompt typed again under an older answer is not a misplaced parent',
+      records: [user('u1'), assistant('a1', { parent: 'u1' }), user('u2', { parent: 'a1' }), assistant('a2', { parent: 'u2' }), user('u3', { parent: 'a1' }), assistant('a3', { parent: 'u3' })],
+    },
+    {
+      name: 'a tool result whose call is nowhere is left to orphan-tool-result',
+      records: [user('u1'), assistant('a1', { parent: 'u1' }), toolResult('r1', { parent: 'u1', toolUseId: 'gone' })],
+    },
+  ],
+  invalid: [
+    {
+      name: 'a tool result hanging from a row before its call: resume skips the call',
+      records: [
+        user('u1'),
+        assistant('a1', { parent: 'u1', toolUse: ['t1'] }),
+        toolResult('r1', { parent: 'u1', toolUseId: 't1' }),
+        assistant('a2', { parent: 'r1' }),
+      ],
+      errors: [{ messageId: 'toolResult', line: 3, uuid: 'r1', fix: { applicability: 'safe' } }],
+    },
+    {
+      name: 'the last row of a response hanging from an older turn',
+      records: [
+        user('u1'),
+        assistant('a1', { parent: 'u1' }),
+        user('u2', { parent: 'a1' }),
+        assistant('a2', { parent: 'u2', messageId: 'm2', text: 'first block' }),
+        assistant('a2b', { parent: 'a1', messageId: 'm2', text: 'second block' }),
+      ],
+      errors: [{ messageId: 'response', line: 5, uuid: 'a2b', fix: { applicability: 'safe' } }],
+    },
+    {
+      name: 'a response hanging from a row written before the prompt it answers',
+      records: [
+        user('u1'),
+        assistant('a1', { parent: 'u1' }),
+        user('u2', { parent: 'a1' }),
+        assistant('a2', { parent: 'u2' }),
+        user('u3', { parent: 'a2' }),
+        assistant('a3', { parent: 'a1' }),
+      ],
+      // Nothing in the row names the prompt it answers: which row it continues is inferred.
+      errors: [{ messageId: 'answer', line: 6, uuid: 'a3', fix: { applicability: 'unsafe' } }],
+    },
+  ],
+});
