@@ -178,8 +178,9 @@ interface Reference {
 
 function referenceOf(state: State): Reference {
   const model = resumeModel(state.index);
+  // Only the intended conversation: what resume loads today through a
+  // wrong stand-in (an abandoned attempt it bridged into) may go.
   const intended = keysOf(model.intendedMessages);
-  for (const m of model.messages) intended.add(messageKey(m));
   const forbidden = new Set<string>();
   const leafSegment = model.leaf === undefined ? undefined : state.index.segmentOf(model.leaf);
   for (const r of state.index.records) {

@@ -6,8 +6,9 @@
  *    model counts as `resume.loaded` are the rows the CLI sends.
  * 2. The repairs: each variant is fixed in-process with safe and unsafe
  *    fixes (`cclint fix --yes --unsafe`), and the CLI is asked again. The
- *    intended conversation is what the CLI sends for the file the variant
- *    was made from, less the rows the break itself destroyed; compared as
+ *    intended conversation is what the CLI sends for the file a perfect
+ *    repair would leave (the file the variant was made from, less what the
+ *    break itself destroyed: test/support/breaks.ts); compared as
  *    multisets of the request's blocks (text, tool ids, thinking
  *    signatures), which does not depend on uuids a fix may change. Measured:
  *    the share of intended blocks sent, files fully restored with nothing
@@ -27,7 +28,7 @@ import { planFile } from '../../src/repair/plan.js';
 import { RULES } from '../../src/rules/index.js';
 import { type BreakKind, BREAK_KINDS, injectBreak } from '../support/breaks.js';
 import { CORPUS, corpusFiles, indexText, realMainSessions } from '../support/corpus.js';
-import { askCli, loadedUuids, loadOracle, type OracleAnswer, oracleAvailable, rowFingerprints } from './oracle.js';
+import { askCli, loadedUuids, type OracleAnswer, oracleAvailable } from './oracle.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const available = oracleAvailable();
@@ -42,8 +43,6 @@ interface Case {
   readonly file: string;
   readonly baseline: string;
   readonly fixed: string;
-  /** Fingerprints of the request blocks the break destroyed. */
-  readonly lostFps: readonly string[];
 }
 
 /** Blocks the CLI writes itself (synthetic results, placeholders) are marked `!`; they are not content. */
@@ -78,19 +77,6 @@ function compareBlocks(want: readonly string[], got: readonly string[]): { kept:
   return { kept, extra };
 }
 
-/**
- * A destroyed row's blocks, and the blocks paired with them: a call whose
- * answer is gone is dropped by the CLI, and so is an answer whose call is.
- */
-function withPartners(fps: readonly string[]): string[] {
-  const out = [...fps];
-  for (const f of fps) {
-    if (f.startsWith('a:tu:')) out.push(`u:tr:${f.slice(5)}`);
-    else if (f.startsWith('u:tr:')) out.push(`a:tu:${f.slice(5)}`);
-  }
-  return out;
-}
-
 function sameRows(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && new Set(a).size === new Set([...a, ...b]).size;
 }
@@ -104,9 +90,8 @@ describe.runIf(available.ok && corpusThere)('cclint against the real claude --re
   const report: string[] = [];
 
   beforeAll(async () => {
-    await loadOracle();
     for (const f of corpusFiles()) {
-      cases.push({ kind: 'corpus', label: f.relative, file: f.absolute, baseline: f.absolute, fixed: f.absolute, lostFps: [] });
+      cases.push({ kind: 'corpus', label: f.relative, file: f.absolute, baseline: f.absolute, fixed: f.absolute });
     }
     const session = (stem: string) => classifyPath(`/projects/-home-u-proj/${stem}`, '/');
     for (const f of realMainSessions()) {
@@ -126,15 +111,7 @@ describe.runIf(available.ok && corpusThere)('cclint against the real claude --re
           fs.writeFileSync(baseline, variant.baseline);
           const plan = await planFile(session(name), Buffer.from(variant.text), lint, { allow: new Set(['safe', 'unsafe']) });
           fs.writeFileSync(fixed, plan.after);
-          const fps = rowFingerprints(baseline);
-          cases.push({
-            kind,
-            label: `${kind} ${f.relative}#${seed}`,
-            file,
-            baseline,
-            fixed,
-            lostFps: [...variant.lost.flatMap((u) => withPartners(fps.get(u) ?? [])), ...(variant.lostBlocks ?? [])],
-          });
+          cases.push({ kind, label: `${kind} ${f.relative}#${seed}`, file, baseline, fixed });
         }
       }
     }
@@ -175,14 +152,7 @@ describe.runIf(available.ok && corpusThere)('cclint against the real claude --re
     const byKind = new Map<string, { n: number; share: number; full: number; worse: string[]; extra: string[]; partial: string[] }>();
     for (const c of cases) {
       if (c.kind === 'corpus') continue;
-      const base = answers.get(c.baseline) as OracleAnswer;
-      const lost = multiset(c.lostFps);
-      const intended = contentFps(base).filter((f) => {
-        const n = lost.get(f) ?? 0;
-        if (n === 0) return true;
-        lost.set(f, n - 1);
-        return false;
-      });
+      const intended = contentFps(answers.get(c.baseline) as OracleAnswer);
       if (intended.length === 0) continue;
       const before = compareBlocks(intended, contentFps(answers.get(c.file) as OracleAnswer));
       const after = compareBlocks(intended, contentFps(answers.get(c.fixed) as OracleAnswer));

@@ -66,23 +66,6 @@ export function oracleAvailable(): { ok: true } | { ok: false; why: string } {
   return { ok: true };
 }
 
-type ReadRows = (file: string) => Array<{ uuid: string; type: string; fps: string[] }>;
-
-let readRows: ReadRows | undefined;
-
-/**
- * The request-block fingerprints of each user or assistant row of a file,
- * as the oracle computes them: to subtract what a break destroyed from the
- * intended conversation.
- */
-export function rowFingerprints(file: string): Map<string, string[]> {
-  if (readRows === undefined) throw new Error('rowFingerprints: call askCli first (it loads the oracle)');
-  const out = new Map<string, string[]>();
-  // As the request shows them: with the role's first letter (`u:tx:…`).
-  for (const row of readRows(file)) if (!out.has(row.uuid)) out.set(row.uuid, row.fps.map((f) => `${row.type[0]}:${f}`));
-  return out;
-}
-
 type Probe = (file: string, options?: { timeoutMs?: number; sessionId?: string }) => Promise<Record<string, unknown>>;
 type WithOracle = <T>(fn: (probe: Probe) => Promise<T>) => Promise<T>;
 
@@ -90,17 +73,8 @@ let withOracle: WithOracle | undefined;
 
 async function load(): Promise<WithOracle> {
   process.env.CLAUDE_BIN ??= BINARY;
-  if (withOracle === undefined) {
-    const oracle = (await import(path.join(ORACLE_DIR, 'cli-oracle.mjs'))) as { withOracle: WithOracle; readRows: ReadRows };
-    withOracle = oracle.withOracle;
-    readRows = oracle.readRows;
-  }
+  withOracle ??= ((await import(path.join(ORACLE_DIR, 'cli-oracle.mjs'))) as { withOracle: WithOracle }).withOracle;
   return withOracle;
-}
-
-/** Loads the oracle's module (for {@link rowFingerprints}) without running anything. */
-export async function loadOracle(): Promise<void> {
-  await load();
 }
 
 function cacheKey(bytes: Buffer, stemIsUuid: boolean): string {

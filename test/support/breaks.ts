@@ -16,9 +16,8 @@
  *   timestamps, which decides whether the CLI's 5-second bridge applies;
  * - healthy sessions with a rewind, which no fix may change.
  *
- * Each variant says which rows' content the break itself destroyed
- * (`lost`), so that "the intended conversation" is what the CLI sends for
- * the original file minus those rows.
+ * Each variant comes with the file a perfect repair would leave (its
+ * `baseline`): "the intended conversation" is what the CLI sends for it.
  */
 import { createHash } from 'node:crypto';
 import { type CorruptionKind, CORRUPTION_KINDS, inject } from './corrupt.js';
@@ -59,12 +58,25 @@ export const BREAK_KINDS: readonly BreakKind[] = [
 export interface Variant {
   readonly kind: BreakKind;
   readonly text: string;
-  /** The file the variant was made from (after any healthy reshaping, e.g. an added rewind). */
+  /**
+   * What a perfect repair would leave: the file the variant was made from
+   * (after any healthy reshaping, e.g. an added rewind), less what the break
+   * destroyed for good (a torn or dropped row is gone, and its children hang
+   * from its parent; a tool result that lost its call stays lost).
+   */
   readonly baseline: string;
-  /** Uuids of rows whose content the break destroyed: no repair can bring them back. */
-  readonly lost: readonly string[];
-  /** Request blocks (`a:tu:<id>`…) the break made unsendable besides those rows. */
-  readonly lostBlocks?: readonly string[];
+}
+
+/** The file without the row on `index`, its children hanging from its parent. */
+function withoutRow(lines: readonly string[], objs: ReadonlyArray<Obj | undefined>, index: number): string {
+  const gone = objs[index] as Obj;
+  const out: string[] = [];
+  lines.forEach((l, i) => {
+    if (i === index) return;
+    const o = objs[i];
+    out.push(o !== undefined && typeof gone.uuid === 'string' && o.parentUuid === gone.uuid ? JSON.stringify({ ...o, parentUuid: gone.parentUuid ?? null }) : l);
+  });
+  return join(out);
 }
 
 type Obj = Record<string, unknown>;
@@ -181,8 +193,9 @@ interface Rewound {
  * texts marked) hangs off the same parent as an abandoned branch. `late`
  * writes the attempt after the kept branch (and pins the kept branch with a
  * `last-prompt` checkpoint, as Claude Code does after a rewind); otherwise it
- * sits before the kept branch. Either way the kept branch was written a
- * minute after the attempt: every row from the fork on is a minute later.
+ * sits before the kept branch. Either way the kept branch was written after
+ * the attempt: every row from the fork on moves to a minute after the
+ * attempt's last row.
  */
 function addRewind(text: string, seed: string, late: boolean): Rewound | undefined {
   const { lines, objs } = parse(text);
@@ -197,7 +210,9 @@ function addRewind(text: string, seed: string, late: boolean): Rewound | undefin
   const uuidMap = new Map<string, string>();
   const toolMap = new Map<string, string>();
   const copies = branch.map((i) => abandonedCopy(objs[i] as Obj, seed, uuidMap, toolMap));
-  const SHIFT = 60_000;
+  // The kept branch starts a minute after the attempt's last row.
+  const times = branch.map((i) => Date.parse(String((objs[i] as Obj).timestamp))).filter((t) => !Number.isNaN(t));
+  const SHIFT = (times.length > 0 ? Math.max(...times) - Math.min(...times) : 0) + 60_000;
   const out: string[] = [];
   let keptStart = -1;
   const keptTip = [...objs].reverse().find((o) => isMessage(o));
@@ -232,26 +247,14 @@ export function injectBreak(text: string, kind: BreakKind, seed: string): Varian
   if ((CORRUPTION_KINDS as readonly string[]).includes(kind)) {
     const injected = inject(text, kind as CorruptionKind, seed);
     if (injected === undefined) return undefined;
-    const { objs } = parse(text);
-    let lost: string[] = [];
-    if (kind === 'invalid-json-torn') {
-      const last = objs[objs.length - 1];
-      lost = typeof last?.uuid === 'string' ? [last.uuid] : [];
-    } else if (kind === 'invalid-json-garbage') {
-      const broken = parse(injected.text).lines;
-      lost = objs.flatMap((o, i) => (o !== undefined && typeof o.uuid === 'string' && broken[i] !== parse(text).lines[i] ? [o.uuid] : []));
-    } else if (kind === 'dangling-tool-use' || kind === 'orphan-tool-result') {
-      // The answer is gone (or answers a call that never was): the CLI drops
-      // the call it answered, and no repair can pair them again.
-      const after = new Set(parse(injected.text).lines);
-      const row = objs.find((o, i) => o?.type === 'user' && !after.has(parse(text).lines[i] as string) && Array.isArray(contentOf(o)));
-      if (row !== undefined) {
-        lost = [row.uuid as string];
-        const ids = (contentOf(row) as Obj[]).filter((b) => b.type === 'tool_result').map((b) => `a:tu:${String(b.tool_use_id)}`);
-        return { kind, text: injected.text, baseline: text, lost, lostBlocks: ids };
-      }
-    }
-    return { kind, text: injected.text, baseline: text, lost };
+    const { lines, objs } = parse(text);
+    let baseline = text;
+    if (kind === 'invalid-json-torn') baseline = join(lines.slice(0, -1));
+    else if (kind === 'invalid-json-garbage') baseline = withoutRow(lines, objs, injected.line - 1);
+    // The answer is gone, or answers a call that never was: no repair pairs
+    // them again, and the variant itself is the best there is.
+    else if (kind === 'dangling-tool-use' || kind === 'orphan-tool-result') baseline = injected.text;
+    return { kind, text: injected.text, baseline };
   }
   const { lines, objs } = parse(text);
   const mids = midIndexes(objs);
@@ -274,7 +277,7 @@ export function injectBreak(text: string, kind: BreakKind, seed: string): Varian
       if (kind === 'duplicate-reused') {
         for (const c of childrenOf(row.uuid as string)) out = setLine(out, c, { ...(objs[c] as Obj), parentUuid: reused });
       }
-      return { kind, text: join(out), baseline: text, lost: [] };
+      return { kind, text: join(out), baseline: text };
     }
     case 'random-parent': {
       const at = pickMid('random');
@@ -283,13 +286,13 @@ export function injectBreak(text: string, kind: BreakKind, seed: string): Varian
       const wrong = mids.filter((i) => i < at - 2 && (objs[i] as Obj).uuid !== row.parentUuid);
       const target = pickMid('target', wrong);
       if (target === undefined) return undefined;
-      return { kind, text: join(setLine(lines, at, { ...row, parentUuid: (objs[target] as Obj).uuid })), baseline: text, lost: [] };
+      return { kind, text: join(setLine(lines, at, { ...row, parentUuid: (objs[target] as Obj).uuid })), baseline: text };
     }
     case 'dropped-line': {
       const withChild = mids.filter((i) => childrenOf((objs[i] as Obj).uuid as string).length > 0);
       const at = pickMid('drop', withChild);
       if (at === undefined) return undefined;
-      return { kind, text: join(lines.filter((_, i) => i !== at)), baseline: text, lost: [(objs[at] as Obj).uuid as string] };
+      return { kind, text: join(lines.filter((_, i) => i !== at)), baseline: withoutRow(lines, objs, at) };
     }
     case 'phantom-after-rewind':
     case 'phantom-after-rewind-late':
@@ -297,25 +300,28 @@ export function injectBreak(text: string, kind: BreakKind, seed: string): Varian
       const rewound = addRewind(text, seed, kind === 'phantom-after-rewind-late');
       if (rewound === undefined) return undefined;
       const parsed = parse(rewound.text);
-      // The first kept row after the fork whose own parent is a message of the kept branch.
+      // The first kept row after the fork whose own parent is a message of
+      // the kept branch; for a null parent, not one right after an interrupt
+      // marker (a prompt typed again after Esc starts anew by design).
       let at = -1;
       for (let i = rewound.keptStart + 1; i < parsed.objs.length; i++) {
         const o = parsed.objs[i];
-        if (isMessage(o) && typeof o.parentUuid === 'string') {
-          at = i;
-          break;
-        }
+        if (!isMessage(o) || typeof o.parentUuid !== 'string') continue;
+        const previous = parsed.objs.slice(0, i).reverse().find(isMessage);
+        if (kind === 'orphan-root-after-rewind' && JSON.stringify(previous === undefined ? '' : contentOf(previous)).includes('[Request interrupted by user')) continue;
+        at = i;
+        break;
       }
       if (at === -1) return undefined;
       const row = parsed.objs[at] as Obj;
       const parent = kind === 'orphan-root-after-rewind' ? null : fakeUuid(`${seed}:phantom`);
-      return { kind, text: join(setLine(parsed.lines, at, { ...row, parentUuid: parent })), baseline: rewound.text, lost: [] };
+      return { kind, text: join(setLine(parsed.lines, at, { ...row, parentUuid: parent })), baseline: rewound.text };
     }
     case 'healthy-rewind':
     case 'healthy-rewind-late': {
       const rewound = addRewind(text, seed, kind === 'healthy-rewind-late');
       if (rewound === undefined) return undefined;
-      return { kind, text: rewound.text, baseline: rewound.text, lost: [] };
+      return { kind, text: rewound.text, baseline: rewound.text };
     }
     case 'phantom-after-sidechain': {
       // Inline sidechain rows (a 1.0.x Task) written just before the row, which then names a parent never written.
@@ -331,7 +337,7 @@ export function injectBreak(text: string, kind: BreakKind, seed: string): Varian
       ].map((o) => JSON.stringify(o));
       const out = [...lines.slice(0, at), ...side, JSON.stringify({ ...row, parentUuid: fakeUuid(`${seed}:phantom`) }), ...lines.slice(at + 1)];
       const baseline = [...lines.slice(0, at), ...side, ...lines.slice(at)];
-      return { kind, text: join(out), baseline: join(baseline), lost: [] };
+      return { kind, text: join(out), baseline: join(baseline) };
     }
     case 'phantom-bad-timestamps':
     case 'phantom-equal-timestamps':
@@ -351,7 +357,7 @@ export function injectBreak(text: string, kind: BreakKind, seed: string): Varian
         baseline[i] = JSON.stringify({ ...o, timestamp: ts });
         out[i] = JSON.stringify({ ...o, ...(i === at ? { parentUuid: fakeUuid(`${seed}:phantom`) } : {}), timestamp: ts });
       }
-      return { kind, text: join(out), baseline: join(baseline), lost: [] };
+      return { kind, text: join(out), baseline: join(baseline) };
     }
   }
   return undefined;
