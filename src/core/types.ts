@@ -74,9 +74,12 @@ export interface Finding {
 
 /** What resume would bring back from a file today, and what a repair could. */
 export interface ResumeSummary {
+  /** Messages `claude --resume` sends (the CLI loader's count). */
   readonly loaded: number;
   readonly total: number;
   readonly fidelity: number;
+  /** Messages the Agent SDK's reader returns. */
+  readonly sdk: number;
 }
 
 /** The outcome of checking one file. */

@@ -169,7 +169,7 @@ export function resultOf(index: SessionIndex, findings: readonly Finding[]): Fil
   const resume = resumeModel(index);
   return {
     ...base,
-    resume: { loaded: resume.loaded, total: resume.total, fidelity: round(resume.fidelity) },
+    resume: { loaded: resume.loaded, total: resume.total, fidelity: round(resume.fidelity), sdk: resume.sdk },
     score: scoreSession(index, resume).score,
     forks: forkSummary(index, resume),
   };

@@ -1,5 +1,7 @@
 /**
- * `--format json`, schema version 1 as fixed in spec/cli.md. Field names and
+ * `--format json`, schema version 2 as fixed in the spec: `resume.loaded`
+ * is the real CLI's count, `resume.sdk` the Agent SDK reader's (version 1's
+ * `loaded`). Field names and
  * meanings are a contract: fields may be added, none may change meaning.
  * Fixes are described (title, applicability), never computed: building their
  * edits would re-read the file, which a formatter must not do.
@@ -37,7 +39,7 @@ export interface JsonFileResult {
 }
 
 export interface JsonReport {
-  readonly version: 1;
+  readonly version: 2;
   readonly results: readonly JsonFileResult[];
   readonly summary: {
     readonly files: number;
@@ -68,7 +70,7 @@ function fileOf(r: FileResult): JsonFileResult {
     infoCount: r.infoCount,
     ...(r.resume === undefined
       ? {}
-      : { resume: { loaded: r.resume.loaded, total: r.resume.total, fidelity: r.resume.fidelity } }),
+      : { resume: { loaded: r.resume.loaded, total: r.resume.total, fidelity: r.resume.fidelity, sdk: r.resume.sdk } }),
     ...(r.score === undefined ? {} : { score: r.score }),
     ...(r.forks === undefined ? {} : { forks: r.forks }),
     messages: r.findings.map(messageOf),
@@ -79,7 +81,7 @@ function fileOf(r: FileResult): JsonFileResult {
 export function jsonReport(results: readonly FileResult[]): JsonReport {
   const t = totalsOf(results);
   return {
-    version: 1,
+    version: 2,
     results: results.map(fileOf),
     summary: { files: t.files, errorCount: t.errorCount, warningCount: t.warningCount, infoCount: t.infoCount },
   };

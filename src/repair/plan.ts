@@ -355,7 +355,7 @@ export async function planFile(
 
   const before = resumeModel(initial.index);
   const after = resumeModel(current.index);
-  const summary = (m: typeof before) => ({ loaded: m.loaded, total: m.total, fidelity: Math.round(m.fidelity * 1000) / 1000 });
+  const summary = (m: typeof before) => ({ loaded: m.loaded, total: m.total, fidelity: Math.round(m.fidelity * 1000) / 1000, sdk: m.sdk });
   return {
     file,
     before: bytes,

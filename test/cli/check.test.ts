@@ -27,11 +27,11 @@ describe('cclint check', () => {
       }>;
       summary: { files: number; errorCount: number };
     };
-    expect(report.version).toBe(1);
+    expect(report.version).toBe(2);
     expect(report.summary.files).toBe(4);
     expect(report.summary.errorCount).toBe(5);
     const phantom = report.results.find((x) => x.filePath.endsWith(PHANTOM));
-    expect(phantom?.resume).toEqual({ loaded: 6, total: 16, fidelity: 0.375 });
+    expect(phantom?.resume).toEqual({ loaded: 6, total: 16, fidelity: 0.375, sdk: 6 });
     expect(phantom?.forks).toEqual({ 'tool-fanout': 0, streaming: 0, progress: 0, 'compaction-replay': 0, rewind: 0, abandoned: [] });
     expect(phantom?.messages.filter((m) => m.severity === 'error').map((m) => [m.ruleId, m.line])).toEqual([['phantom-parent', 11]]);
   });

@@ -7,10 +7,10 @@ const parse = (text: string): Json => JSON.parse(text) as Json;
 const keys = (o: unknown): string[] => Object.keys(o as Json).sort();
 
 describe('json', () => {
-  it('follows schema version 1 field for field', () => {
+  it('follows schema version 2 field for field', () => {
     const report = parse(json(sample(), context()));
     expect(keys(report)).toEqual(['results', 'summary', 'version']);
-    expect(report.version).toBe(1);
+    expect(report.version).toBe(2);
     const results = report.results as Json[];
     expect(results).toHaveLength(2);
     const [a, b] = results as [Json, Json];
@@ -18,7 +18,7 @@ describe('json', () => {
       ['errorCount', 'filePath', 'infoCount', 'messages', 'resume', 'score', 'sessionId', 'warningCount'].sort(),
     );
     expect(a).toMatchObject({ filePath: 'projects/a.jsonl', sessionId: SESSION, errorCount: 1, warningCount: 1, infoCount: 1 });
-    expect(a.resume).toEqual({ loaded: 12, total: 1701, fidelity: 0.007 });
+    expect(a.resume).toEqual({ loaded: 12, total: 1701, fidelity: 0.007, sdk: 12 });
     expect(a.score).toBe(0.934);
     const [info, error, warning] = a.messages as [Json, Json, Json];
     expect(keys(info)).toEqual(['fix', 'line', 'message', 'messageId', 'ruleId', 'severity']);
@@ -40,7 +40,7 @@ describe('json', () => {
       errorCount: 0,
       warningCount: 0,
       infoCount: 0,
-      resume: { loaded: 3, total: 3, fidelity: 1 },
+      resume: { loaded: 3, total: 3, fidelity: 1, sdk: 3 },
       score: 0,
       messages: [],
     });
@@ -51,7 +51,7 @@ describe('json', () => {
   it('pretty-prints with two spaces and ends with a newline; omits absent uuid, fix, resume and score', () => {
     const results = [fileResult('x.jsonl', [finding({ ruleId: 'invalid-json', messageId: 'torn', line: 3, message: 'torn line' })])];
     expect(json(results, context())).toBe(`{
-  "version": 1,
+  "version": 2,
   "results": [
     {
       "filePath": "x.jsonl",
@@ -93,7 +93,7 @@ describe('json', () => {
 
   it('emits an empty result list for no files', () => {
     expect(parse(json([], context()))).toEqual({
-      version: 1,
+      version: 2,
       results: [],
       summary: { files: 0, errorCount: 0, warningCount: 0, infoCount: 0 },
     });

@@ -74,9 +74,9 @@ export function sample(): FileResult[] {
           uuid: UUID_B,
         }),
       ],
-      { resume: { loaded: 12, total: 1701, fidelity: 0.007 }, score: 0.934 },
+      { resume: { loaded: 12, total: 1701, fidelity: 0.007, sdk: 12 }, score: 0.934 },
     ),
-    fileResult('projects/b.jsonl', [], { resume: { loaded: 3, total: 3, fidelity: 1 }, score: 0 }),
+    fileResult('projects/b.jsonl', [], { resume: { loaded: 3, total: 3, fidelity: 1, sdk: 3 }, score: 0 }),
   ];
 }
 

@@ -130,8 +130,8 @@ describe('sarif', () => {
   it('carries per-file resume and score in the run properties', () => {
     expect(run(sample()).properties).toEqual({
       files: [
-        { uri: 'projects/a.jsonl', sessionId: SESSION, resume: { loaded: 12, total: 1701, fidelity: 0.007 }, score: 0.934 },
-        { uri: 'projects/b.jsonl', sessionId: SESSION, resume: { loaded: 3, total: 3, fidelity: 1 }, score: 0 },
+        { uri: 'projects/a.jsonl', sessionId: SESSION, resume: { loaded: 12, total: 1701, fidelity: 0.007, sdk: 12 }, score: 0.934 },
+        { uri: 'projects/b.jsonl', sessionId: SESSION, resume: { loaded: 3, total: 3, fidelity: 1, sdk: 3 }, score: 0 },
       ],
     });
     expect(run([fileResult('a.jsonl', [])]).properties).toBeUndefined();

@@ -108,12 +108,12 @@ describe('stylish', () => {
 
   it('shows the resume figure only when resume loses something', () => {
     const one = finding({ ruleId: 'r', line: 3, message: 'bad' });
-    expect(stylish([fileResult('a.jsonl', [one], { resume: { loaded: 5, total: 5, fidelity: 1 }, score: 0.4 })], context()))
+    expect(stylish([fileResult('a.jsonl', [one], { resume: { loaded: 5, total: 5, fidelity: 1, sdk: 5 }, score: 0.4 })], context()))
       .toBe('a.jsonl\n  3  error  bad  r\n\n✖ 1 problem (1 error, 0 warnings, 0 info)\n');
     expect(stylish([fileResult('a.jsonl', [one])], context())).toBe(
       'a.jsonl\n  3  error  bad  r\n\n✖ 1 problem (1 error, 0 warnings, 0 info)\n',
     );
-    expect(stylish([fileResult('a.jsonl', [one], { resume: { loaded: 1699, total: 1700, fidelity: 0.999 } })], context()))
+    expect(stylish([fileResult('a.jsonl', [one], { resume: { loaded: 1699, total: 1700, fidelity: 0.999, sdk: 1600 } })], context()))
       .toBe('a.jsonl\n  3  error  bad  r\n  resume loads 1,699 of 1,700 messages (99.9%)\n\n✖ 1 problem (1 error, 0 warnings, 0 info)\n');
   });
 

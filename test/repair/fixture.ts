@@ -45,8 +45,8 @@ export function makePlan(file: string, before: Buffer, after: Buffer, applied: r
     applied,
     skipped: [],
     remaining: [],
-    resumeBefore: { loaded: 1, total: 3, fidelity: 1 / 3 },
-    resumeAfter: { loaded: 3, total: 3, fidelity: 1 },
+    resumeBefore: { loaded: 1, total: 3, fidelity: 1 / 3, sdk: 1 },
+    resumeAfter: { loaded: 3, total: 3, fidelity: 1, sdk: 3 },
     scoreBefore: 0.8,
     scoreAfter: 0,
   };
