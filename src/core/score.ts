@@ -14,6 +14,7 @@
  * | duplicate-uuid groups d (different bodies count double) | 1 − 0.85^d |
  * | invalid lines i | 1 − 0.8^i |
  * | newer compaction segments resume cannot reach s | 1 − 0.5^s |
+ * | parent cycles c, and parents that name the wrong row m | 1 − 0.7^(c+m) |
  *
  * A healthy session scores exactly 0. Fidelity dominates by design: a
  * session that resumes with 90% of its messages already scores 0.5. The
@@ -32,6 +33,8 @@ export interface ScoreSignals {
   readonly duplicateGroups: number;
   readonly invalidLines: number;
   readonly unreachableSegments: number;
+  /** Parent cycles, and existing parents that name the wrong row (misplaced-parent). */
+  readonly wrongLinks: number;
   readonly records: number;
 }
 
@@ -65,6 +68,7 @@ function collectSignals(index: SessionIndex, resume: ResumeModel): ScoreSignals 
     duplicateGroups,
     invalidLines: index.invalidLines.filter((l) => l.reason !== 'bom').length,
     unreachableSegments: Math.max(0, lastBoundarySegment - leafSegment),
+    wrongLinks: resume.repairs.filter((r) => r.kind === 'cycle' || r.kind === 'misplaced').length,
     records: index.records.length,
   };
 }
@@ -78,6 +82,7 @@ export function scoreFromSignals(s: ScoreSignals): number {
     1 - 0.85 ** s.duplicateGroups,
     1 - 0.8 ** s.invalidLines,
     1 - 0.5 ** s.unreachableSegments,
+    1 - 0.7 ** s.wrongLinks,
   ];
   const healthy = terms.reduce((acc, p) => acc * (1 - Math.max(0, Math.min(1, p))), 1);
   return Math.round((1 - healthy) * 1000) / 1000;

@@ -1,15 +1,17 @@
 /**
  * Calibration of the corruption score (README "Score"): on the real main
- * sessions and their injected variants, the score must separate sessions
- * whose resume is broken (fidelity below 0.9) from healthy ones with a ROC
- * AUC of at least 0.95, and a healthy real session must score 0.
+ * sessions and broken variants of every kind (test/support/breaks.ts), the
+ * score must separate sessions whose resume really loses messages (the
+ * CLI model loads fewer than the intended conversation has; checked against
+ * the real CLI by test/oracle-cli) from healthy ones with a ROC AUC of at
+ * least 0.95, and a healthy real session must score 0.
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { linkGroup } from '../../src/engine/linter.js';
 import { resumeModel } from '../../src/core/resume.js';
 import { scoreSession } from '../../src/core/score.js';
-import { CORRUPTION_KINDS, inject } from '../support/corrupt.js';
+import { BREAK_KINDS, injectBreak } from '../support/breaks.js';
 import { indexText, realMainSessions } from '../support/corpus.js';
 
 /** Probability that a random broken session outranks a random healthy one. */
@@ -24,18 +26,26 @@ describe('corruption score', () => {
   const broken: number[] = [];
   const healthy: number[] = [];
   const healthyReal: number[] = [];
+  const scoreOf = (text: string) => {
+    const index = indexText(text);
+    linkGroup([index], undefined);
+    const resume = resumeModel(index);
+    return { resume, score: scoreSession(index, resume).score };
+  };
   for (const f of mains) {
     const original = fs.readFileSync(f.absolute, 'utf8');
-    const variants = [original, ...CORRUPTION_KINDS.map((k) => inject(original, k, f.relative)?.text)];
-    variants.forEach((text, i) => {
-      if (text === undefined) return;
-      const index = indexText(text);
-      linkGroup([index], undefined);
-      const resume = resumeModel(index);
-      const { score } = scoreSession(index, resume);
-      if (i === 0 && resume.total > 0) healthyReal.push(score);
-      (resume.fidelity < 0.9 ? broken : healthy).push(score);
-    });
+    const real = scoreOf(original);
+    if (real.resume.total > 0) {
+      healthyReal.push(real.score);
+      healthy.push(real.score);
+    }
+    for (const kind of BREAK_KINDS) {
+      const variant = injectBreak(original, kind, f.relative);
+      if (variant === undefined) continue;
+      const { resume, score } = scoreOf(variant.text);
+      if (kind === 'healthy-rewind' || kind === 'healthy-rewind-late') healthy.push(score);
+      else if (resume.loaded < resume.total) broken.push(score);
+    }
   }
 
   it('scores healthy real sessions 0', () => {
