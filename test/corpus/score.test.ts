@@ -1,8 +1,8 @@
 /**
  * Calibration of the corruption score (README "Score"): on the real main
- * sessions and their injected variants, the score must separate sessions
- * whose resume is broken (fidelity below 0.9) from healthy ones with a ROC
- * AUC of at least 0.95, and a healthy real session must score 0.
+ * sessions of a corpus and their injected variants, the score must separate
+ * sessions whose resume is broken (fidelity below 0.9) from healthy ones
+ * with a ROC AUC of at least 0.95, and a healthy real session must score 0.
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { linkGroup } from '../../src/engine/linter.js';
 import { resumeModel } from '../../src/core/resume.js';
 import { scoreSession } from '../../src/core/score.js';
 import { CORRUPTION_KINDS, inject } from '../support/corrupt.js';
-import { indexText, realMainSessions } from '../support/corpus.js';
+import { type Corpus, BUNDLED_CORPUS, describeSharedCorpus, indexText, realMainSessions } from '../support/corpus.js';
 
 /** Probability that a random broken session outranks a random healthy one. */
 export function rocAuc(broken: readonly number[], healthy: readonly number[]): number {
@@ -19,8 +19,8 @@ export function rocAuc(broken: readonly number[], healthy: readonly number[]): n
   return wins / (broken.length * healthy.length);
 }
 
-describe('corruption score', () => {
-  const mains = realMainSessions();
+function calibratesTheScore(corpus: Corpus): void {
+  const mains = realMainSessions(corpus);
   const broken: number[] = [];
   const healthy: number[] = [];
   const healthyReal: number[] = [];
@@ -39,12 +39,16 @@ describe('corruption score', () => {
   }
 
   it('scores healthy real sessions 0', () => {
-    expect(healthyReal.length).toBeGreaterThan(30);
+    // Every main session but the empty ones (no message, nothing to score).
+    expect(healthyReal.length).toBeGreaterThan(mains.length * 0.8);
     expect(healthyReal.filter((s) => s !== 0)).toEqual([]);
   });
 
   it('separates broken resumes from healthy ones (ROC AUC >= 0.95)', () => {
-    expect(broken.length).toBeGreaterThan(20);
+    expect(broken.length).toBeGreaterThan(mains.length);
     expect(rocAuc(broken, healthy)).toBeGreaterThanOrEqual(0.95);
   });
-});
+}
+
+describe('corruption score (bundled corpus)', () => calibratesTheScore(BUNDLED_CORPUS));
+describeSharedCorpus('corruption score', calibratesTheScore);
