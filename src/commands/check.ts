@@ -12,7 +12,8 @@ import { FORMATTERS, formatterNames } from '../formatters/index.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
 import { RULES } from '../rules/index.js';
-import { VERSION } from '../version.js';
+import { REPOSITORY_URL, ruleDocsUrl, VERSION } from '../version.js';
+import { ruleDocumentation } from './rules.js';
 import { collect, lintOptions, parseNonNegativeInt, progressLine, resolveInputs } from './shared.js';
 
 export interface CheckOptions {
@@ -132,6 +133,12 @@ Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 ccli
         color: useColor(io.stdout, io.env, options.color),
         rulesMeta: new Map(RULES.map((r) => [r.meta.id, r.meta])),
         version: VERSION,
+        informationUri: REPOSITORY_URL,
+        // Only SARIF embeds the pages; other formats need not read them.
+        ruleHelp:
+          options.format === 'sarif'
+            ? new Map(RULES.map((r) => [r.meta.id, { uri: ruleDocsUrl(r.meta.id), markdown: ruleDocumentation(r.meta.id) }]))
+            : undefined,
         unreadableInputs: run.unreadableExplicit,
         maxWarningsExceeded:
           options.maxWarnings !== undefined && warningCount > options.maxWarnings

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FileResult, Finding, Severity } from '../core/types.js';
 import type { RuleMeta } from '../rules/rule.js';
-import type { FormatContext, Formatter } from './types.js';
+import type { FormatContext, Formatter, RuleHelp } from './types.js';
 
 // The subset of SARIF 2.1.0 this formatter writes.
 
@@ -21,6 +21,8 @@ export interface SarifRule {
   readonly id: string;
   readonly name: string;
   readonly shortDescription: { readonly text: string };
+  readonly helpUri?: string;
+  readonly help?: { readonly text: string; readonly markdown: string };
   readonly defaultConfiguration?: { readonly level: SarifLevel };
 }
 
@@ -56,7 +58,7 @@ export interface SarifLog {
       readonly driver: {
         readonly name: 'cclint';
         readonly version: string;
-        readonly informationUri: string;
+        readonly informationUri?: string;
         readonly rules: readonly SarifRule[];
       };
     };
@@ -79,11 +81,12 @@ export function pascalCase(id: string): string {
     .join('');
 }
 
-function ruleOf(meta: RuleMeta): SarifRule {
+function ruleOf(meta: RuleMeta, help: RuleHelp | undefined): SarifRule {
   return {
     id: meta.id,
     name: pascalCase(meta.id),
     shortDescription: { text: meta.description },
+    ...(help === undefined ? {} : { helpUri: help.uri, help: { text: help.markdown, markdown: help.markdown } }),
     defaultConfiguration: { level: LEVEL[meta.severity] },
   };
 }
@@ -124,7 +127,7 @@ function logicalLocationOf(sessionId: string | undefined, uuid: string | undefin
 
 /** The SARIF log as data; {@link sarif} is this, pretty-printed. */
 export function sarifLog(results: readonly FileResult[], context: FormatContext): SarifLog {
-  const rules: SarifRule[] = [...context.rulesMeta.values()].map(ruleOf);
+  const rules: SarifRule[] = [...context.rulesMeta.values()].map((meta) => ruleOf(meta, context.ruleHelp?.get(meta.id)));
   const ruleIndex = new Map(rules.map((r, i) => [r.id, i]));
   const indexOf = (ruleId: string): number => {
     let i = ruleIndex.get(ruleId);
@@ -182,7 +185,7 @@ export function sarifLog(results: readonly FileResult[], context: FormatContext)
           driver: {
             name: 'cclint',
             version: context.version,
-            informationUri: 'https://github.com/cclint/cclint',
+            ...(context.informationUri === undefined ? {} : { informationUri: context.informationUri }),
             rules,
           },
         },

@@ -12,14 +12,14 @@
  * ## Why it matters
  * Claude Code's chain walk stops at a null parent. A non-boundary null parent
  * in mid-file silently becomes the start of the resumed history, and every
- * message before it is dropped (format.md B9).
+ * message before it is dropped.
  *
  * ## Fix
  * Relink to the nearest earlier main-chain user/assistant record in the same
  * compaction segment. Unsafe: a null parent can also mean the person meant
  * to start over, which only they know. A compact boundary is never touched:
  * linking it to `logicalParentUuid` would pull the whole pre-compaction
- * history back into the context window (format.md §11.3).
+ * history back into the context window.
  *
  * ## Known false positives
  * Hand-edited files that start several conversations in one file with the

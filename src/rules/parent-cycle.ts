@@ -11,7 +11,7 @@
  *
  * ## Why it matters
  * Claude Code 2.1.330 stops at the repeat and resumes a partial history;
- * 2.0.x and older loop forever on resume (format.md B13). Cycles come from
+ * 2.0.x and older loop forever on resume. Cycles come from
  * reused uuids (`saved_hook_context`) and hand edits.
  *
  * ## Fix

@@ -11,9 +11,10 @@
  * Claude Code walks `parentUuid` back from the last message to rebuild the
  * conversation. At a phantom parent it looks for a stand-in written at most
  * 5 s earlier; when there is none it stops, and everything before the gap is
- * silently left out of the resumed conversation (format.md B9; the "resume
- * only shows the last few messages" reports, anthropics/claude-code #22526,
- * #58554). A bridged gap is a warning; a gap that cuts history is an error.
+ * silently left out of the resumed conversation (the "resume only shows the
+ * last few messages" reports, https://github.com/anthropics/claude-code/issues/22526 and
+ * https://github.com/anthropics/claude-code/issues/58554). A bridged gap is a warning; a gap
+ * that cuts history is an error.
  * A subagent root whose main session file is simply absent is info: the
  * link cannot be checked, and subagent files are not resumed.
  *

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { RULES } from '../../src/rules/index.js';
 import { sandbox } from '../support/cli.js';
 import { CORPUS, corpusFiles } from '../support/corpus.js';
 
@@ -34,6 +35,20 @@ describe('the built cclint binary', () => {
     const r = cclint('--version');
     expect(r.status).toBe(0);
     expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('prints the documentation of every rule, from the pages the package ships', () => {
+    for (const { meta } of RULES) {
+      const r = cclint('explain', meta.id);
+      expect(r.status, meta.id).toBe(0);
+      expect(r.stdout).toBe(fs.readFileSync(path.join(root, 'docs', 'rules', `${meta.id}.md`), 'utf8'));
+      expect(r.stdout).toContain('## What it detects');
+    }
+  });
+
+  it('ships no source map (none would find its source)', () => {
+    const maps = (fs.readdirSync(path.join(root, 'dist'), { recursive: true }) as string[]).filter((f) => f.endsWith('.map'));
+    expect(maps).toEqual([]);
   });
 
   it('exits 1 on the demo project and reports JSON', () => {
