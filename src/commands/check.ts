@@ -14,7 +14,7 @@ import { useColor } from '../io.js';
 import { RULES } from '../rules/index.js';
 import { REPOSITORY_URL, ruleDocsUrl, VERSION } from '../version.js';
 import { ruleDocumentation } from './rules.js';
-import { collect, lintOptions, parseNonNegativeInt, progressLine, resolveInputs } from './shared.js';
+import { collect, parseNonNegativeInt, progressLine, reportIgnored, resolveInputs, runConfig } from './shared.js';
 
 export interface CheckOptions {
   readonly format: keyof typeof FORMATTERS;
@@ -24,6 +24,7 @@ export interface CheckOptions {
   readonly maxWarnings?: number | undefined;
   readonly color?: boolean | undefined;
   readonly verbose?: boolean | undefined;
+  readonly printConfig?: string | undefined;
 }
 
 export interface CheckRun {
@@ -46,12 +47,13 @@ export async function runCheck(
   options: Pick<CheckOptions, 'config' | 'rule'>,
   io: Io,
 ): Promise<CheckRun> {
-  const lint = lintOptions(io, options.config, options.rule);
+  const { lint, ignore } = runConfig(io, options.config, options.rule);
   const { inputs } = resolveInputs(paths, io);
   // A folder may hold gigabytes: start the worker threads now, so that they
   // get ready while the folder is walked. lintGroups stops them if unneeded.
   const threads = inputs.some((input) => isFolder(path.resolve(io.cwd, input))) ? startLintThreads() : undefined;
-  const discovery = discover(inputs, io.cwd, { groupLegacyAgents: false });
+  const discovery = discover(inputs, io.cwd, { groupLegacyAgents: false, ignore });
+  reportIgnored(io, discovery.ignoredExplicit);
   let unreadableExplicit = false;
   for (const problem of discovery.problems) {
     io.stderr.write(`cclint: ${problem.message}\n`);
@@ -78,6 +80,29 @@ export async function runCheck(
   return { results, unreadableExplicit };
 }
 
+/**
+ * `--print-config <file>`: the settings a check of that file would use, as
+ * JSON: the config files found (farthest first), every rule's severity, the
+ * ignore patterns, and whether they leave the file out.
+ */
+export function printConfig(file: string, options: Pick<CheckOptions, 'config' | 'rule'>, io: Io): string {
+  const { config, ignore } = runConfig(io, options.config, options.rule);
+  const absolute = path.resolve(io.cwd, file);
+  const rules = Object.fromEntries(
+    RULES.map((r) => {
+      const off = config.only !== undefined && !config.only.has(r.meta.id);
+      return [r.meta.id, off ? 'off' : (config.rules.get(r.meta.id) ?? r.meta.severity)];
+    }),
+  );
+  const printed = {
+    configFiles: config.files,
+    rules,
+    ignorePatterns: config.ignorePatterns.map((p) => p.pattern),
+    ignored: ignore?.(absolute, isFolder(absolute), path.dirname(absolute)) ?? false,
+  };
+  return `${JSON.stringify(printed, null, 2)}\n`;
+}
+
 /** 0 clean, 1 errors or too many warnings, 2 when a named path could not be read. */
 export function checkExitCode(run: CheckRun, maxWarnings: number | undefined): number {
   if (run.unreadableExplicit) return 2;
@@ -101,7 +126,8 @@ export function checkCommand(io: Io, setExit: (code: number) => void): Command {
     .argument('[paths...]', 'session files, project folders or a projects root (default: the local Claude Code projects folder)')
     .addOption(new Option('-f, --format <name>', 'output format').choices(formatterNames).default('stylish'))
     .option('--rule <id[=severity]>', 'run only this rule (repeatable); with =severity also set its level', collect, [])
-    .option('-c, --config <file>', 'use this config file instead of ./.cclintrc.json')
+    .option('-c, --config <file>', 'use this config file instead of the .cclintrc.json / cclint.config.json found from here upward')
+    .option('--print-config <file>', 'print the settings a check of <file> would use, as JSON, and check nothing')
     .option('-q, --quiet', 'report errors only (the exit code still counts warnings for --max-warnings)')
     .option('--verbose', 'stylish: also list info findings (they are always in json, sarif and github output)')
     .option('--max-warnings <n>', 'exit 1 when there are more than n warnings', parseNonNegativeInt)
@@ -119,6 +145,11 @@ Examples:
 Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 cclint could not do its job.`,
     )
     .action(async (paths: string[], options: CheckOptions) => {
+      if (options.printConfig !== undefined) {
+        io.stdout.write(printConfig(options.printConfig, options, io));
+        setExit(0);
+        return;
+      }
       const run = await runCheck(paths, options, io);
       // Info findings (every typed prompt for string-content, say) would bury
       // the errors in the human format; they are counted and listed on request.

@@ -15,9 +15,8 @@ import type { SessionIndex } from '../core/session-index.js';
 import type { FileResult } from '../core/types.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
-import { RULES } from '../rules/index.js';
 import { type Paint, cut, dateTime, oneLine, pad, padStart, painter, percent } from './render.js';
-import { progressLine, resolveInputs } from './shared.js';
+import { progressLine, reportIgnored, resolveInputs, runConfig } from './shared.js';
 
 /** Title characters shown in the table (indent and `↳` included). */
 export const TITLE_WIDTH = 40;
@@ -343,17 +342,19 @@ export interface SessionsRun {
   readonly unreadableExplicit: boolean;
 }
 
-/** Discovers and lints like `check` (every rule, default severities) and folds each group into a row. */
+/** Discovers and lints like `check` (every rule, the config's severities and ignores) and folds each group into a row. */
 export function runSessions(paths: readonly string[], io: Io): SessionsRun {
+  const { lint, ignore } = runConfig(io, undefined, []);
   const { inputs } = resolveInputs(paths, io);
-  const discovery = discover(inputs, io.cwd);
+  const discovery = discover(inputs, io.cwd, { ignore });
+  reportIgnored(io, discovery.ignoredExplicit);
   let unreadableExplicit = false;
   for (const problem of discovery.problems) {
     io.stderr.write(`cclint: ${problem.message}\n`);
     if (problem.explicit) unreadableExplicit = true;
   }
   const registry = new ProjectRegistry(discovery.projectFiles);
-  const options = { rules: RULES, severities: new Map() };
+  const options = lint;
   const progress = progressLine(io);
   const rows: SessionRow[] = [];
   const total = discovery.groups.length;

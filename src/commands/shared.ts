@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import { InvalidArgumentError } from 'commander';
-import { applyRuleFlags, loadConfig } from '../core/config.js';
+import { type PathFilter, type ResolvedConfig, applyRuleFlags, ignoreFilter, loadConfig } from '../core/config.js';
 import { defaultProjectsRoot } from '../core/discovery.js';
 import { PathError } from '../core/errors.js';
 import type { LintOptions } from '../engine/linter.js';
@@ -33,10 +33,23 @@ export function resolveInputs(paths: readonly string[], io: Io): { inputs: strin
   return { inputs: [root], usingDefault: true };
 }
 
-export function lintOptions(io: Io, configPath: string | undefined, ruleFlags: readonly string[]): LintOptions {
+/** What the config files and `--rule` flags decide for a run. */
+export interface RunConfig {
+  readonly lint: LintOptions;
+  /** The config's `ignorePatterns`, for discovery; undefined when there are none. */
+  readonly ignore: PathFilter | undefined;
+  readonly config: ResolvedConfig & { readonly only: ReadonlySet<string> | undefined };
+}
+
+export function runConfig(io: Io, configPath: string | undefined, ruleFlags: readonly string[]): RunConfig {
   const known = new Set(RULES_BY_ID.keys());
-  const config = applyRuleFlags(loadConfig(configPath, io.cwd, known), ruleFlags, known);
-  return { rules: RULES, severities: config.rules, only: config.only };
+  const config = applyRuleFlags(loadConfig(configPath, io.cwd, known, io.env), ruleFlags, known);
+  return { lint: { rules: RULES, severities: config.rules, only: config.only }, ignore: ignoreFilter(config.ignorePatterns), config };
+}
+
+/** Says on stderr which named files `ignorePatterns` left out, as ESLint does. */
+export function reportIgnored(io: Io, ignored: readonly string[]): void {
+  for (const file of ignored) io.stderr.write(`cclint: ${file}: ignored by ignorePatterns in the config; not checked\n`);
 }
 
 /** Updates one status line on a terminal's stderr, at most a few times a second. */

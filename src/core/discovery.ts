@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
+import type { PathFilter } from './config.js';
 import type { FileRole, SessionFile } from './session-index.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -47,6 +48,8 @@ export interface Discovery {
   readonly problems: readonly DiscoveryProblem[];
   /** Every transcript file seen per project folder (for cross-file lookups). */
   readonly projectFiles: ReadonlyMap<string, readonly string[]>;
+  /** Files named on the command line that `ignorePatterns` leave out. */
+  readonly ignoredExplicit: readonly string[];
 }
 
 function displayPathOf(absolute: string, cwd: string): string {
@@ -121,10 +124,14 @@ export interface DiscoverOptions {
    * it: parents are resolved across the whole project folder anyway.
    */
   readonly groupLegacyAgents?: boolean | undefined;
+  /** Leaves out the files and folders it matches (the config's `ignorePatterns`). */
+  readonly ignore?: PathFilter | undefined;
 }
 
 export function discover(inputs: readonly string[], cwd: string, options: DiscoverOptions = {}): Discovery {
   const problems: DiscoveryProblem[] = [];
+  const ignoredExplicit: string[] = [];
+  const ignore = options.ignore;
   /** Path → named on the command line. */
   const files = new Map<string, boolean>();
   const visitedDirs = new Set<string>();
@@ -134,7 +141,7 @@ export function discover(inputs: readonly string[], cwd: string, options: Discov
    * its parent's real path plus its name, so only a folder reached through
    * a symbolic link (the only way to loop) costs a realpath lookup.
    */
-  const walk = (dir: string, explicit: boolean, knownReal: string | undefined): void => {
+  const walk = (dir: string, explicit: boolean, knownReal: string | undefined, inputRoot: string): void => {
     let real = knownReal;
     if (real === undefined) {
       try {
@@ -173,11 +180,13 @@ export function discover(inputs: readonly string[], cwd: string, options: Discov
         }
       }
       if (isDir) {
+        if (ignore?.(child, true, inputRoot) === true) continue;
         if (entry.name.endsWith('.jsonl')) {
           problems.push({ path: child, message: `${child}: is a directory, not a transcript; skipped`, explicit: false });
         }
-        walk(child, false, entry.isSymbolicLink() ? undefined : path.join(real, entry.name));
+        walk(child, false, entry.isSymbolicLink() ? undefined : path.join(real, entry.name), inputRoot);
       } else if (isFile && entry.name.endsWith('.jsonl') && !isSideFile(entry.name)) {
+        if (ignore?.(child, false, inputRoot) === true) continue;
         if (!files.has(child)) files.set(child, false);
       }
     }
@@ -193,8 +202,12 @@ export function discover(inputs: readonly string[], cwd: string, options: Discov
       continue;
     }
     if (st.isDirectory()) {
-      walk(absolute, true, undefined);
+      walk(absolute, true, undefined, absolute);
     } else if (st.isFile()) {
+      if (ignore?.(absolute, false, path.dirname(absolute)) === true) {
+        ignoredExplicit.push(input);
+        continue;
+      }
       try {
         fs.accessSync(absolute, fs.constants.R_OK);
         files.set(absolute, true);
@@ -206,7 +219,7 @@ export function discover(inputs: readonly string[], cwd: string, options: Discov
     }
   }
 
-  return { ...groupFiles(files, cwd, options.groupLegacyAgents ?? true), problems };
+  return { ...groupFiles(files, cwd, options.groupLegacyAgents ?? true), problems, ignoredExplicit };
 }
 
 function groupFiles(

@@ -142,9 +142,11 @@ describe('the packed package, installed globally', () => {
   }, 300_000);
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-  it('holds the license, readme, changelog, built code and rule pages, and no source map', () => {
+  it('holds the license, readme, changelog, built code, rule pages and config schema, and no source map', () => {
     const files = tarball.files.map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', 'dist/cli.js']));
+    expect(files).toEqual(
+      expect.arrayContaining(['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', 'dist/cli.js', 'schema/cclintrc.schema.json']),
+    );
     expect(files).toEqual(expect.arrayContaining(RULES.map((r) => `docs/rules/${r.meta.id}.md`)));
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(files.filter((f) => /^(src|test|fixtures|bench|scripts)\//.test(f))).toEqual([]);
