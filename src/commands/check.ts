@@ -14,7 +14,11 @@ import { useColor } from '../io.js';
 import { RULES } from '../rules/index.js';
 import { REPOSITORY_URL, ruleDocsUrl, VERSION } from '../version.js';
 import { ruleDocumentation } from './rules.js';
-import { collect, parseNonNegativeInt, progressLine, reportIgnored, resolveInputs, runConfig } from './shared.js';
+import { applyBaseline, buildBaseline, parseBaseline, serializeBaseline } from '../core/baseline.js';
+import { describeFsError } from '../core/discovery.js';
+import { PathError, UsageError } from '../core/errors.js';
+import { plural } from './render.js';
+import { collect, parseNonNegativeInt, progressLine, reportIgnored, resolveInputs, runConfig, writeFileFor, writeReport } from './shared.js';
 
 export interface CheckOptions {
   readonly format: keyof typeof FORMATTERS;
@@ -25,6 +29,9 @@ export interface CheckOptions {
   readonly color?: boolean | undefined;
   readonly verbose?: boolean | undefined;
   readonly printConfig?: string | undefined;
+  readonly outputFile?: string | undefined;
+  readonly baseline?: string | undefined;
+  readonly baselineUpdate?: boolean | undefined;
 }
 
 export interface CheckRun {
@@ -112,6 +119,47 @@ export function checkExitCode(run: CheckRun, maxWarnings: number | undefined): n
   return 0;
 }
 
+/**
+ * `--baseline <file>`: records today's findings when the file does not exist
+ * yet (or with `--baseline-update`), else leaves out the findings it
+ * records. Either way the results that remain are what the run reports and
+ * what its exit code counts. Notes go to stderr, so a report on stdout stays
+ * clean.
+ */
+export function useBaseline(results: FileResult[], options: Pick<CheckOptions, 'baseline' | 'baselineUpdate'>, io: Io): FileResult[] {
+  if (options.baseline === undefined) {
+    if (options.baselineUpdate === true) throw new UsageError('--baseline-update needs --baseline <file>');
+    return results;
+  }
+  const file = path.resolve(io.cwd, options.baseline);
+  const dir = path.dirname(file);
+  if (options.baselineUpdate === true || !fs.existsSync(file)) {
+    const baseline = buildBaseline(results, io.cwd, dir);
+    writeFileFor(`--baseline ${options.baseline}`, file, serializeBaseline(baseline));
+    const findings = results.reduce((n, r) => n + r.findings.length, 0);
+    io.stderr.write(
+      `cclint: baseline ${options.baseline}: recorded ${plural(findings, 'finding')} in ${plural(Object.keys(baseline.files).length, 'file')}; ` +
+        'runs with this --baseline report only findings it does not record\n',
+    );
+    return results.map((r) => (r.findings.length === 0 ? r : { ...r, findings: [], ...countBySeverity([]) }));
+  }
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new PathError(`--baseline ${describeFsError(error, options.baseline)}`);
+  }
+  const outcome = applyBaseline(results, parseBaseline(text, options.baseline), io.cwd, dir);
+  if (outcome.suppressed > 0 || outcome.unmatched > 0) {
+    io.stderr.write(
+      `cclint: baseline ${options.baseline}: ${plural(outcome.suppressed, 'recorded finding')} left out` +
+        (outcome.unmatched > 0 ? `; ${plural(outcome.unmatched, 'recorded finding')} no longer found (--baseline-update forgets them)` : '') +
+        '\n',
+    );
+  }
+  return outcome.results;
+}
+
 /** Keeps findings at or above a level; counts follow what is shown. */
 function keepAtLeast(results: readonly FileResult[], level: 'error' | 'warning'): FileResult[] {
   return results.map((r) => {
@@ -132,6 +180,9 @@ export function checkCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--verbose', 'stylish: also list info findings (they are always in json, sarif and github output)')
     .option('--max-warnings <n>', 'exit 1 when there are more than n warnings', parseNonNegativeInt)
     .option('--no-color', 'no colour, even on a terminal (NO_COLOR is honoured too)')
+    .option('-o, --output-file <file>', 'write the report to this file instead of stdout (folders are created)')
+    .option('--baseline <file>', 'report only findings this file does not record; records today\'s findings when it does not exist')
+    .option('--baseline-update', 'record today\'s findings in the --baseline file again (forgets the ones no longer found)')
     .addHelpText(
       'after',
       `
@@ -140,7 +191,8 @@ Examples:
   cclint check ~/.claude/projects/-home-me-app  one project folder
   cclint check --format json session.jsonl      machine-readable, with resume fidelity and score
   cclint check --rule phantom-parent --quiet    one rule, errors only
-  cclint check --format sarif > cclint.sarif    for GitHub code scanning
+  cclint check --format sarif -o cclint.sarif   for GitHub code scanning
+  cclint check --baseline cclint-baseline.json  first run records today's findings; later runs fail only on new ones
 
 Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 cclint could not do its job.`,
     )
@@ -150,7 +202,8 @@ Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 ccli
         setExit(0);
         return;
       }
-      const run = await runCheck(paths, options, io);
+      const checked = await runCheck(paths, options, io);
+      const run = { ...checked, results: useBaseline(checked.results, options, io) };
       // Info findings (every typed prompt for string-content, say) would bury
       // the errors in the human format; they are counted and listed on request.
       const hideInfo = options.format === 'stylish' && options.verbose !== true;
@@ -161,7 +214,7 @@ Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 ccli
       const formatter = FORMATTERS[options.format];
       const output = formatter(shown, {
         cwd: io.cwd,
-        color: useColor(io.stdout, io.env, options.color),
+        color: options.outputFile === undefined && useColor(io.stdout, io.env, options.color),
         rulesMeta: new Map(RULES.map((r) => [r.meta.id, r.meta])),
         version: VERSION,
         informationUri: REPOSITORY_URL,
@@ -176,10 +229,8 @@ Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 ccli
             ? { maxWarnings: options.maxWarnings, foundWarnings: warningCount }
             : undefined,
       });
-      io.stdout.write(output);
-      if (hiddenInfo > 0) {
-        io.stdout.write(`  ${hiddenInfo.toLocaleString('en-US')} info finding(s) not listed; --verbose lists them\n`);
-      }
+      const hint = hiddenInfo > 0 ? `  ${hiddenInfo.toLocaleString('en-US')} info finding(s) not listed; --verbose lists them\n` : '';
+      writeReport(io, output + hint, options.outputFile);
       setExit(checkExitCode(run, options.maxWarnings));
     });
 }

@@ -1,12 +1,13 @@
 /**
- * Option parsing and input resolution shared by the commands that read
- * transcripts (check, fix, sessions, tree, show).
+ * Option parsing, input resolution, config and report output shared by the
+ * commands that read transcripts (check, fix, sessions, tree, show).
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { type PathFilter, type ResolvedConfig, applyRuleFlags, ignoreFilter, loadConfig } from '../core/config.js';
-import { defaultProjectsRoot } from '../core/discovery.js';
-import { PathError } from '../core/errors.js';
+import { defaultProjectsRoot, describeFsError } from '../core/discovery.js';
+import { PathError, UsageError } from '../core/errors.js';
 import type { LintOptions } from '../engine/linter.js';
 import type { Io } from '../io.js';
 import { RULES, RULES_BY_ID } from '../rules/index.js';
@@ -70,4 +71,28 @@ export function progressLine(io: Io): { update(text: () => string): void; done()
       if (shown) io.stderr.write('\r\u001b[2K');
     },
   };
+}
+
+/**
+ * Writes a file a flag names (a report, a baseline), creating its folder.
+ * A folder in its place, or a write that fails, is exit 2 with the reason.
+ */
+export function writeFileFor(flag: string, file: string, text: string): void {
+  try {
+    if (fs.statSync(file).isDirectory()) throw new UsageError(`${flag}: is a folder; give a file path`);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+  }
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+  } catch (error) {
+    throw new PathError(`${flag}: ${describeFsError(error, file)}`);
+  }
+}
+
+/** A report goes to `--output-file` when given (ESLint's `-o`), else to stdout. */
+export function writeReport(io: Io, text: string, outputFile: string | undefined): void {
+  if (outputFile === undefined) io.stdout.write(text);
+  else writeFileFor(`--output-file ${outputFile}`, path.resolve(io.cwd, outputFile), text);
 }

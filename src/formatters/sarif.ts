@@ -6,10 +6,10 @@
  * lines must not close and reopen every alert below it. No transcript content
  * beyond the message text is embedded.
  */
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { FileResult, Finding, Severity } from '../core/types.js';
+import { fingerprintsOf } from '../core/fingerprint.js';
+import type { FileResult, Severity } from '../core/types.js';
 import type { RuleMeta } from '../rules/rule.js';
 import type { FormatContext, Formatter, RuleHelp } from './types.js';
 
@@ -106,18 +106,6 @@ export function artifactLocationOf(filePath: string, cwd: string): SarifArtifact
   return { uri, uriBaseId: '%SRCROOT%' };
 }
 
-/**
- * `sha256(ruleId \0 session \0 (uuid | "line:" + line) \0 messageId)`, hex. The
- * session falls back to the artifact uri when the file names none. A repeat of
- * the same key in one file (e.g. two copies of one uuid) appends `\0#n`, so
- * distinct results never share a fingerprint.
- */
-export function fingerprintOf(ruleId: string, session: string, finding: Finding, occurrence = 0): string {
-  const anchor = finding.uuid ?? `line:${finding.line}`;
-  const key = [ruleId, session, anchor, finding.messageId].join('\0') + (occurrence > 0 ? `\0#${occurrence}` : '');
-  return createHash('sha256').update(key, 'utf8').digest('hex');
-}
-
 function logicalLocationOf(sessionId: string | undefined, uuid: string | undefined) {
   const name = uuid ?? sessionId;
   if (name === undefined) return undefined;
@@ -153,11 +141,8 @@ export function sarifLog(results: readonly FileResult[], context: FormatContext)
         ...(file.score === undefined ? {} : { score: file.score }),
       });
     }
-    const seen = new Map<string, number>();
-    for (const f of file.findings) {
-      const key = [f.ruleId, f.uuid ?? `line:${f.line}`, f.messageId].join('\0');
-      const occurrence = seen.get(key) ?? 0;
-      seen.set(key, occurrence + 1);
+    const fingerprints = fingerprintsOf(file.findings, session);
+    for (const [i, f] of file.findings.entries()) {
       const logical = logicalLocationOf(file.sessionId, f.uuid);
       sarifResults.push({
         ruleId: f.ruleId,
@@ -170,7 +155,7 @@ export function sarifLog(results: readonly FileResult[], context: FormatContext)
             ...(logical === undefined ? {} : { logicalLocations: [logical] }),
           },
         ],
-        partialFingerprints: { 'cclint/v1': fingerprintOf(f.ruleId, session, f, occurrence) },
+        partialFingerprints: { 'cclint/v1': fingerprints[i] as string },
       });
     }
   }
