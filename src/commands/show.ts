@@ -2,7 +2,9 @@
  * `cclint show <session>`: the linear conversation `claude --resume` would
  * load (the resume model's `messages`), one line a message. `--intended`
  * shows the conversation with every break bridged instead and marks what
- * resume would lose. Read-only.
+ * resume would lose. A subagent's transcript, which resume never loads, is
+ * shown as its own thread: the chain back from its last message, the rows
+ * `tree` marks `*`. Read-only.
  */
 import { Command, Option } from 'commander';
 import { expectedRoot } from '../core/analysis.js';
@@ -11,7 +13,7 @@ import { type ResumeModel, resumeModel } from '../core/resume.js';
 import type { SessionIndex } from '../core/session-index.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
-import { type Paint, clock, painter, percent, plural, rowText } from './render.js';
+import { type Paint, type TimeColumn, painter, percent, plural, rowText, timeColumn } from './render.js';
 import { loadSession } from './session-arg.js';
 
 export interface ShowOptions {
@@ -31,13 +33,35 @@ export interface ShowJsonMessage {
   readonly lost?: boolean;
 }
 
+/**
+ * The file holds only a subagent's conversation (its rows are all
+ * sidechain rows, as in `<session>/subagents/agent-*.jsonl`): the resume
+ * model finds its thread, but resume loads none of it.
+ */
+export function isSubagentTranscript(resume: ResumeModel): boolean {
+  return resume.leaf?.isSidechain === true;
+}
+
+/** A subagent transcript's thread: the messages on the chain back from its last message. */
+export function subagentThread(resume: ResumeModel): RecordSummary[] {
+  return resume.chain.filter((r) => (r.type === 'user' || r.type === 'assistant') && !r.isMeta);
+}
+
 /** Uuids of the messages resume loads. */
 function loadedUuids(resume: ResumeModel): Set<string> {
   return new Set(resume.messages.map((m) => m.uuid as string));
 }
 
-/** `{ "messages": [...] }`: exactly the resume model's messages, in resume order. */
+/**
+ * `{ "messages": [...] }`: exactly the resume model's messages, in resume
+ * order; for a subagent transcript, `{ "subagent": true, "messages": [...] }`
+ * with its thread, which resume does not load.
+ */
 export function showJson(resume: ResumeModel, intended: boolean): string {
+  if (isSubagentTranscript(resume)) {
+    const messages = subagentThread(resume).map((m) => ({ uuid: m.uuid as string, type: m.type, timestamp: m.timestamp ?? null, text: m.excerpt }));
+    return `${JSON.stringify({ subagent: true, messages }, null, 2)}\n`;
+  }
   const loaded = loadedUuids(resume);
   const list = intended ? resume.intendedMessages : resume.messages;
   const messages: ShowJsonMessage[] = list.map((m) => ({
@@ -73,23 +97,27 @@ export function cutNote(index: SessionIndex, resume: ResumeModel): string | unde
 
 export interface ShowRenderOptions {
   readonly intended: boolean;
-  /** Characters available for the message text. */
-  readonly textWidth: number;
+  /**
+   * Characters available for the message text, or a function of the width
+   * the times take (a date is added once the conversation spans days).
+   */
+  readonly textWidth: number | ((timeWidth: number) => number);
   readonly paint: Paint;
 }
 
-/** Characters before the text on a message line. */
-export function showPrefixWidth(intended: boolean): number {
-  return (intended ? 2 : 0) + 8 + 2 + 9 + 2;
+/** Characters before the text on a message line, for times `timeWidth` wide. */
+export function showPrefixWidth(intended: boolean, timeWidth = 8): number {
+  return (intended ? 2 : 0) + timeWidth + 2 + 9 + 2;
 }
 
-function messageLine(m: RecordSummary, lost: boolean | undefined, options: ShowRenderOptions): string {
+function messageLine(m: RecordSummary, lost: boolean | undefined, options: ShowRenderOptions, time: TimeColumn): string {
   const { paint } = options;
   const role = m.type.padEnd(9);
-  const text = rowText(m, options.textWidth);
-  if (lost === true) return `${paint('red', '-')} ${paint('dim', `${clock(m.time)}  ${role}  ${text}`)}`;
+  const width = typeof options.textWidth === 'number' ? options.textWidth : options.textWidth(time.width);
+  const text = rowText(m, width);
+  if (lost === true) return `${paint('red', '-')} ${paint('dim', `${time.format(m.time)}  ${role}  ${text}`)}`;
   const mark = lost === undefined ? '' : '  ';
-  return `${mark}${paint('dim', clock(m.time))}  ${paint(m.type === 'user' ? 'cyan' : 'green', role)}  ${text}`;
+  return `${mark}${paint('dim', time.format(m.time))}  ${paint(m.type === 'user' ? 'cyan' : 'green', role)}  ${text}`;
 }
 
 /** The text form: a header, an optional note on where history starts, one line a message. */
@@ -97,13 +125,24 @@ export function renderShow(index: SessionIndex, resume: ResumeModel, options: Sh
   const loaded = loadedUuids(resume);
   const lines: string[] = [];
   const fidelity = `fidelity ${percent(resume.fidelity)}`;
+  if (isSubagentTranscript(resume)) {
+    const thread = subagentThread(resume);
+    const time = timeColumn(thread.map((m) => m.time));
+    lines.push(
+      `${index.file.displayPath}: a subagent's transcript, which \`claude --resume\` does not load; its thread has ${plural(thread.length, 'message')}; times UTC`,
+    );
+    for (const m of thread) lines.push(messageLine(m, undefined, options, time));
+    if (thread.length === 0) lines.push('(no messages)');
+    return `${lines.join('\n')}\n`;
+  }
   if (options.intended) {
     const lostCount = resume.intendedMessages.filter((m) => !loaded.has(m.uuid as string)).length;
     lines.push(
       `${index.file.displayPath}: ${plural(resume.intendedMessages.length, 'message')} intended, resume loads ${resume.loaded} (${fidelity}); ` +
         `${lostCount === 0 ? 'none lost' : `- marks the ${plural(lostCount, 'message')} it loses`}; times UTC`,
     );
-    for (const m of resume.intendedMessages) lines.push(messageLine(m, !loaded.has(m.uuid as string), options));
+    const time = timeColumn(resume.intendedMessages.map((m) => m.time));
+    for (const m of resume.intendedMessages) lines.push(messageLine(m, !loaded.has(m.uuid as string), options, time));
     if (resume.intendedMessages.length === 0) lines.push('(no messages)');
   } else {
     lines.push(
@@ -111,7 +150,8 @@ export function renderShow(index: SessionIndex, resume: ResumeModel, options: Sh
     );
     const note = cutNote(index, resume);
     if (note !== undefined) lines.push(options.paint('yellow', note));
-    for (const m of resume.messages) lines.push(messageLine(m, undefined, options));
+    const time = timeColumn(resume.messages.map((m) => m.time));
+    for (const m of resume.messages) lines.push(messageLine(m, undefined, options, time));
     if (resume.messages.length === 0) lines.push('(resume loads no messages)');
     const missing = resume.total - resume.loaded;
     if (missing > 0) {
@@ -127,10 +167,10 @@ export function renderShow(index: SessionIndex, resume: ResumeModel, options: Sh
 }
 
 /** Room for message text: the terminal's width on a TTY, else 100 characters. */
-export function textWidthFor(io: Io, intended: boolean): number {
+export function textWidthFor(io: Io, intended: boolean): (timeWidth: number) => number {
   const columns = io.stdout.isTTY ? io.stdout.columns : undefined;
-  if (columns === undefined || columns <= 0) return 100;
-  return Math.max(20, columns - showPrefixWidth(intended) - 1);
+  if (columns === undefined || columns <= 0) return () => 100;
+  return (timeWidth) => Math.max(20, columns - showPrefixWidth(intended, timeWidth) - 1);
 }
 
 export function showCommand(io: Io, setExit: (code: number) => void): Command {
@@ -143,8 +183,10 @@ export function showCommand(io: Io, setExit: (code: number) => void): Command {
     .addHelpText(
       'after',
       `
-Each line: time (UTC, HH:MM:SS), role, the start of the message's text (newlines as ⏎),
-and for assistant turns the tools they call (→ Bash, Read).
+Each line: time (UTC, HH:MM:SS; with the date, YYYY-MM-DD HH:MM:SS, once the conversation
+spans days), role, the start of the message's text (newlines as ⏎), and for assistant
+turns the tools they call (→ Bash, Read). A subagent's transcript, which resume does not
+load, is shown as its own thread (the rows \`cclint tree\` marks *).
 
 Examples:
   cclint show 3f2a9c1e                       a session by id (or its first 8 characters)
