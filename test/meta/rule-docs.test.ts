@@ -64,6 +64,22 @@ describe('cclint explain and SARIF use the pages', () => {
     }
   });
 
+  it('rules --format json lists every rule with its defaults and its page', async () => {
+    const r = await run(['rules', '--format', 'json'], { env: box.env, cwd: box.root });
+    expect(r.code).toBe(0);
+    const list = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+    expect(list.map((x) => x.id)).toEqual(RULES.map((rule) => rule.meta.id));
+    expect(list.find((x) => x.id === 'orphan-tool-result')).toEqual({
+      id: 'orphan-tool-result',
+      description: 'Every tool_result answers a tool_use of the assistant turn before it',
+      severity: 'warning',
+      fixable: 'unsafe',
+      optInFix: true,
+      docs: 'https://github.com/cclint/cclint/blob/main/docs/rules/orphan-tool-result.md',
+    });
+    expect(list.find((x) => x.id === 'invalid-timestamp')).toMatchObject({ fixable: null, optInFix: false });
+  });
+
   it('explain names the closest rule for a misspelt id, exit 2', async () => {
     const r = await run(['explain', 'phantom-parrent'], { env: box.env, cwd: box.root });
     expect(r.code).toBe(2);
