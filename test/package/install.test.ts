@@ -104,7 +104,10 @@ async function startRegistry(): Promise<{ url: string; close(): Promise<void> }>
     if (packument === undefined) response.writeHead(404).end();
     else response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(packument));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { url: `${base}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
