@@ -14,7 +14,7 @@ import { useColor } from '../io.js';
 import { RULES } from '../rules/index.js';
 import { REPOSITORY_URL, ruleDocsUrl, VERSION } from '../version.js';
 import { ruleDocumentation } from './rules.js';
-import { applyBaseline, buildBaseline, parseBaseline, serializeBaseline } from '../core/baseline.js';
+import { type Baseline, applyBaseline, buildBaseline, parseBaseline, serializeBaseline } from '../core/baseline.js';
 import { describeFsError } from '../core/discovery.js';
 import { PathError, UsageError } from '../core/errors.js';
 import { plural } from './render.js';
@@ -120,39 +120,53 @@ export function checkExitCode(run: CheckRun, maxWarnings: number | undefined): n
 }
 
 /**
- * `--baseline <file>`: records today's findings when the file does not exist
- * yet (or with `--baseline-update`), else leaves out the findings it
- * records. Either way the results that remain are what the run reports and
- * what its exit code counts. Notes go to stderr, so a report on stdout stays
- * clean.
+ * What `--baseline <file>` asks for: to record today's findings (the file
+ * does not exist yet, or `--baseline-update`), or to leave out the ones it
+ * records. Read before the scan, so a bad baseline fails the run up front.
  */
-export function useBaseline(results: FileResult[], options: Pick<CheckOptions, 'baseline' | 'baselineUpdate'>, io: Io): FileResult[] {
+export type BaselineUse =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'record'; readonly file: string; readonly shown: string }
+  | { readonly kind: 'apply'; readonly file: string; readonly shown: string; readonly baseline: Baseline };
+
+export function openBaseline(options: Pick<CheckOptions, 'baseline' | 'baselineUpdate'>, io: Io): BaselineUse {
   if (options.baseline === undefined) {
     if (options.baselineUpdate === true) throw new UsageError('--baseline-update needs --baseline <file>');
-    return results;
+    return { kind: 'none' };
   }
   const file = path.resolve(io.cwd, options.baseline);
-  const dir = path.dirname(file);
-  if (options.baselineUpdate === true || !fs.existsSync(file)) {
-    const baseline = buildBaseline(results, io.cwd, dir);
-    writeFileFor(`--baseline ${options.baseline}`, file, serializeBaseline(baseline));
-    const findings = results.reduce((n, r) => n + r.findings.length, 0);
-    io.stderr.write(
-      `cclint: baseline ${options.baseline}: recorded ${plural(findings, 'finding')} in ${plural(Object.keys(baseline.files).length, 'file')}; ` +
-        'runs with this --baseline report only findings it does not record\n',
-    );
-    return results.map((r) => (r.findings.length === 0 ? r : { ...r, findings: [], ...countBySeverity([]) }));
-  }
+  if (options.baselineUpdate === true || !fs.existsSync(file)) return { kind: 'record', file, shown: options.baseline };
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
     throw new PathError(`--baseline ${describeFsError(error, options.baseline)}`);
   }
-  const outcome = applyBaseline(results, parseBaseline(text, options.baseline), io.cwd, dir);
+  return { kind: 'apply', file, shown: options.baseline, baseline: parseBaseline(text, options.baseline) };
+}
+
+/**
+ * Records the findings, or leaves out the recorded ones. Either way the
+ * results that remain are what the run reports and what its exit code
+ * counts. Notes go to stderr, so a report on stdout stays clean.
+ */
+export function useBaseline(results: FileResult[], use: BaselineUse, io: Io): FileResult[] {
+  if (use.kind === 'none') return results;
+  const dir = path.dirname(use.file);
+  if (use.kind === 'record') {
+    const baseline = buildBaseline(results, io.cwd, dir);
+    writeFileFor(`--baseline ${use.shown}`, use.file, serializeBaseline(baseline));
+    const findings = results.reduce((n, r) => n + r.findings.length, 0);
+    io.stderr.write(
+      `cclint: baseline ${use.shown}: recorded ${plural(findings, 'finding')} in ${plural(Object.keys(baseline.files).length, 'file')}; ` +
+        'runs with this --baseline report only findings it does not record\n',
+    );
+    return results.map((r) => (r.findings.length === 0 ? r : { ...r, findings: [], ...countBySeverity([]) }));
+  }
+  const outcome = applyBaseline(results, use.baseline, io.cwd, dir);
   if (outcome.suppressed > 0 || outcome.unmatched > 0) {
     io.stderr.write(
-      `cclint: baseline ${options.baseline}: ${plural(outcome.suppressed, 'recorded finding')} left out` +
+      `cclint: baseline ${use.shown}: ${plural(outcome.suppressed, 'recorded finding')} left out` +
         (outcome.unmatched > 0 ? `; ${plural(outcome.unmatched, 'recorded finding')} no longer found (--baseline-update forgets them)` : '') +
         '\n',
     );
@@ -202,8 +216,9 @@ Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 ccli
         setExit(0);
         return;
       }
+      const baseline = openBaseline(options, io);
       const checked = await runCheck(paths, options, io);
-      const run = { ...checked, results: useBaseline(checked.results, options, io) };
+      const run = { ...checked, results: useBaseline(checked.results, baseline, io) };
       // Info findings (every typed prompt for string-content, say) would bury
       // the errors in the human format; they are counted and listed on request.
       const hideInfo = options.format === 'stylish' && options.verbose !== true;

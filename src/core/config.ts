@@ -178,7 +178,7 @@ export function loadConfig(
   explicit: string | undefined,
   cwd: string,
   knownRules: ReadonlySet<string>,
-  env: NodeJS.ProcessEnv = {},
+  env: NodeJS.ProcessEnv,
 ): ResolvedConfig {
   const layers =
     explicit === undefined
