@@ -18,7 +18,17 @@ import { type Baseline, applyBaseline, buildBaseline, parseBaseline, serializeBa
 import { describeFsError } from '../core/discovery.js';
 import { PathError, UsageError } from '../core/errors.js';
 import { plural } from './render.js';
-import { collect, parseNonNegativeInt, progressLine, reportIgnored, resolveInputs, runConfig, writeFileFor, writeReport } from './shared.js';
+import {
+  checkWritableTarget,
+  collect,
+  parseNonNegativeInt,
+  progressLine,
+  reportIgnored,
+  resolveInputs,
+  runConfig,
+  writeFileFor,
+  writeReport,
+} from './shared.js';
 
 export interface CheckOptions {
   readonly format: keyof typeof FORMATTERS;
@@ -135,6 +145,7 @@ export function openBaseline(options: Pick<CheckOptions, 'baseline' | 'baselineU
     return { kind: 'none' };
   }
   const file = path.resolve(io.cwd, options.baseline);
+  checkWritableTarget(`--baseline ${options.baseline}`, file);
   if (options.baselineUpdate === true || !fs.existsSync(file)) return { kind: 'record', file, shown: options.baseline };
   let text: string;
   try {
@@ -216,6 +227,7 @@ Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 ccli
         setExit(0);
         return;
       }
+      if (options.outputFile !== undefined) checkWritableTarget(`--output-file ${options.outputFile}`, path.resolve(io.cwd, options.outputFile));
       const baseline = openBaseline(options, io);
       const checked = await runCheck(paths, options, io);
       const run = { ...checked, results: useBaseline(checked.results, baseline, io) };

@@ -7,6 +7,7 @@
  * under its origin, marked `↳`. A report: exit 0, or 2 when a named path
  * cannot be read.
  */
+import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { didYouMean } from '../core/did-you-mean.js';
 import { discover } from '../core/discovery.js';
@@ -17,7 +18,7 @@ import type { FileResult } from '../core/types.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
 import { type Paint, cut, dateTime, oneLine, pad, padStart, painter, percent } from './render.js';
-import { progressLine, reportIgnored, resolveInputs, runConfig, writeReport } from './shared.js';
+import { checkWritableTarget, progressLine, reportIgnored, resolveInputs, runConfig, writeReport } from './shared.js';
 
 /** Title characters shown in the table (indent and `↳` included). */
 export const TITLE_WIDTH = 40;
@@ -487,6 +488,7 @@ Exit codes: 0 (a report, whatever it finds), 2 when a named path cannot be read.
         paths: string[],
         options: { format: 'table' | 'json'; color?: boolean; sort?: SortOrder; broken?: boolean; outputFile?: string },
       ) => {
+        if (options.outputFile !== undefined) checkWritableTarget(`--output-file ${options.outputFile}`, path.resolve(io.cwd, options.outputFile));
         const run = runSessions(paths, io);
         const rows = options.broken === true ? run.rows.filter(isBroken) : run.rows;
         const placed = options.sort === undefined ? placeRows(rows) : sortPlaced(placeRows(rows), options.sort);

@@ -76,19 +76,32 @@ export function progressLine(io: Io): { update(text: () => string): void; done()
 /**
  * Writes a file a flag names (a report, a baseline), creating its folder.
  * A folder in its place, or a write that fails, is exit 2 with the reason.
+ * A `.jsonl` path is refused: it could be a transcript (one slip in the
+ * command line would overwrite a conversation), and a new one would be
+ * read as a transcript by the next run.
  */
 export function writeFileFor(flag: string, file: string, text: string): void {
-  try {
-    if (fs.statSync(file).isDirectory()) throw new UsageError(`${flag}: is a folder; give a file path`);
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-  }
+  checkWritableTarget(flag, file);
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, text);
   } catch (error) {
     throw new PathError(`${flag}: ${describeFsError(error, file)}`);
   }
+}
+
+/** The checks of {@link writeFileFor} that need no writing, for a command to make before its scan. */
+export function checkWritableTarget(flag: string, file: string): void {
+  if (file.toLowerCase().endsWith('.jsonl')) {
+    throw new UsageError(`${flag}: will not write a .jsonl file, which could be a transcript; give another name`);
+  }
+  let isFolder = false;
+  try {
+    isFolder = fs.statSync(file).isDirectory();
+  } catch {
+    // Not there yet: it will be created.
+  }
+  if (isFolder) throw new UsageError(`${flag}: is a folder; give a file path`);
 }
 
 /** A report goes to `--output-file` when given (ESLint's `-o`), else to stdout. */

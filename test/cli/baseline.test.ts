@@ -65,11 +65,22 @@ describe('--output-file', () => {
     expect(text).not.toContain('\u001b[');
   });
 
+  it('never writes a .jsonl file, which could be a transcript (exit 2)', async () => {
+    const transcript = path.join(project, HEALTHY);
+    const before = fs.readFileSync(transcript);
+    const r = await check('--output-file', transcript, project);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`cclint: --output-file ${transcript}: will not write a .jsonl file, which could be a transcript; give another name\n`);
+    expect(fs.readFileSync(transcript).equals(before)).toBe(true);
+    expect((await check('--baseline', 'baseline.jsonl', project)).code).toBe(2);
+    expect(fs.existsSync(path.join(box.root, 'baseline.jsonl'))).toBe(false);
+  });
+
   it('refuses a folder (exit 2)', async () => {
     fs.mkdirSync(path.join(box.root, 'taken'));
     const r = await check('--output-file', 'taken', project);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('cclint: --output-file taken: is a folder; give a file path\n');
+    expect(r.stderr).toBe('cclint: --output-file taken: is a folder; give a file path\n');
   });
 });
 
