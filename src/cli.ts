@@ -3,6 +3,7 @@
  * The executable. The only place that sets the process's exit code; every
  * other module returns codes or throws typed errors.
  */
+import { escapeForTerminal } from './escape.js';
 import { handleSigint } from './interrupt.js';
 import { processIo } from './io.js';
 import { tuneV8 } from './tuning.js';
@@ -26,7 +27,7 @@ main(process.argv.slice(2), processIo()).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`cclint: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`cclint: ${escapeForTerminal(error instanceof Error ? error.message : String(error))}\n`);
     process.exitCode = 2;
   },
 );

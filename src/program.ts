@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { CclintError, UsageError } from './core/errors.js';
+import { escapeForTerminal } from './escape.js';
 import type { Io } from './io.js';
 import { checkCommand } from './commands/check.js';
 import { fixCommand } from './commands/fix.js';
@@ -20,9 +21,10 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .description('Lint and repair Claude Code session transcripts, so that `claude --resume` brings back the whole conversation.')
     .version(VERSION, '-v, --version')
     .showHelpAfterError('(run with --help for usage)')
+    // Commander's errors quote the arguments, which may be names found on disk.
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
+      writeErr: (s) => io.stderr.write(escapeForTerminal(s, { multiline: true })),
     })
     .exitOverride()
     .addHelpText(
@@ -47,7 +49,7 @@ Start with:
   ]) {
     program.addCommand(command.exitOverride().configureOutput({
       writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
+      writeErr: (s) => io.stderr.write(escapeForTerminal(s, { multiline: true })),
     }));
   }
   return program;
@@ -75,12 +77,14 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       return error.exitCode === 0 ? 0 : 2;
     }
     if (error instanceof CclintError) {
-      io.stderr.write(`cclint: ${error.message}\n`);
+      // Messages name paths and values from disk: one escaped line.
+      io.stderr.write(`cclint: ${escapeForTerminal(error.message)}\n`);
       return error.exitCode;
     }
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    const shown = escapeForTerminal(detail.replaceAll(io.env.HOME ?? '\u0000', '~'), { multiline: true });
     io.stderr.write(
-      `cclint: internal error (cclint ${VERSION}, Node ${process.version}); please report it with this output:\n${detail.replaceAll(io.env.HOME ?? '\u0000', '~')}\n`,
+      `cclint: internal error (cclint ${VERSION}, Node ${process.version}); please report it with this output:\n${shown}\n`,
     );
     return 2;
   }

@@ -21,6 +21,7 @@ import { plural } from './render.js';
 import {
   checkWritableTarget,
   collect,
+  note,
   parseNonNegativeInt,
   progressLine,
   reportIgnored,
@@ -73,7 +74,7 @@ export async function runCheck(
   reportIgnored(io, discovery.ignoredExplicit);
   let unreadableExplicit = false;
   for (const problem of discovery.problems) {
-    io.stderr.write(`cclint: ${problem.message}\n`);
+    note(io, problem.message);
     if (problem.explicit) unreadableExplicit = true;
   }
   const progress = progressLine(io);
@@ -87,12 +88,12 @@ export async function runCheck(
   const byPath = <T>(pathOf: (item: T) => string) => (a: T, b: T): number =>
     pathOf(a) < pathOf(b) ? -1 : pathOf(a) > pathOf(b) ? 1 : 0;
   for (const failure of outcome.failures.sort(byPath((f) => f.path))) {
-    io.stderr.write(`cclint: ${failure.message}\n`);
+    note(io, failure.message);
     if (failure.explicit) unreadableExplicit = true;
   }
   const results = outcome.results.sort(byPath((r) => r.filePath));
   for (const r of results) {
-    if (r.byteLength === 0) io.stderr.write(`cclint: ${r.filePath}: empty file, nothing to check\n`);
+    if (r.byteLength === 0) note(io, `${r.filePath}: empty file, nothing to check`);
   }
   return { results, unreadableExplicit };
 }
@@ -168,18 +169,19 @@ export function useBaseline(results: FileResult[], use: BaselineUse, io: Io): Fi
     const baseline = buildBaseline(results, io.cwd, dir);
     writeFileFor(`--baseline ${use.shown}`, use.file, serializeBaseline(baseline));
     const findings = results.reduce((n, r) => n + r.findings.length, 0);
-    io.stderr.write(
-      `cclint: baseline ${use.shown}: recorded ${plural(findings, 'finding')} in ${plural(Object.keys(baseline.files).length, 'file')}; ` +
-        'runs with this --baseline report only findings it does not record\n',
+    note(
+      io,
+      `baseline ${use.shown}: recorded ${plural(findings, 'finding')} in ${plural(Object.keys(baseline.files).length, 'file')}; ` +
+        'runs with this --baseline report only findings it does not record',
     );
     return results.map((r) => (r.findings.length === 0 ? r : { ...r, findings: [], ...countBySeverity([]) }));
   }
   const outcome = applyBaseline(results, use.baseline, io.cwd, dir);
   if (outcome.suppressed > 0 || outcome.unmatched > 0) {
-    io.stderr.write(
-      `cclint: baseline ${use.shown}: ${plural(outcome.suppressed, 'recorded finding')} left out` +
-        (outcome.unmatched > 0 ? `; ${plural(outcome.unmatched, 'recorded finding')} no longer found (--baseline-update forgets them)` : '') +
-        '\n',
+    note(
+      io,
+      `baseline ${use.shown}: ${plural(outcome.suppressed, 'recorded finding')} left out` +
+        (outcome.unmatched > 0 ? `; ${plural(outcome.unmatched, 'recorded finding')} no longer found (--baseline-update forgets them)` : ''),
     );
   }
   return outcome.results;

@@ -1,8 +1,10 @@
 /**
  * Small pure text helpers shared by `show`, `tree` and `sessions`: one-line
  * excerpts, width cuts, UTC clock times, percentages and optional colour.
+ * Whatever they print of a transcript goes through escapeForTerminal.
  */
 import { styleText } from 'node:util';
+import { escapeForTerminal } from '../escape.js';
 import type { RecordSummary } from '../core/records.js';
 import { isToolResultOnly } from '../core/records.js';
 
@@ -15,14 +17,17 @@ export function painter(enabled: boolean): Paint {
   return enabled ? (style, text) => styleText(style, text, { validateStream: false }) : (_style, text) => text;
 }
 
-/** Text on one line: newlines as `⏎`, tabs as spaces, other control characters dropped. */
+/** Text on one line, as data: line breaks as `⏎`, tabs as spaces. */
+export function flatten(text: string): string {
+  return text.replace(/\r\n|\r|\n/g, '⏎').replace(/\t/g, ' ').trim();
+}
+
+/**
+ * Text on one line, for a terminal: {@link flatten}ed, and every other
+ * character that would act on the terminal shown as a visible escape.
+ */
 export function oneLine(text: string): string {
-  return text
-    .replace(/\r\n|\r|\n/g, '⏎')
-    .replace(/\t/g, ' ')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
-    .trim();
+  return escapeForTerminal(flatten(text));
 }
 
 /** At most `width` characters (code points), ending in `…` when cut. */
@@ -98,15 +103,15 @@ export function rowText(r: RecordSummary, width: number): string {
   let text = oneLine(r.excerpt);
   if (text === '') {
     if (isToolResultOnly(r)) text = '[tool result]';
-    else if (r.type === 'system') text = r.subtype !== undefined ? `[${r.subtype}]` : '';
-    else if (r.type === 'attachment') text = r.attachmentType !== undefined ? `[${r.attachmentType}]` : '';
+    else if (r.type === 'system') text = r.subtype !== undefined ? `[${escapeForTerminal(r.subtype)}]` : '';
+    else if (r.type === 'attachment') text = r.attachmentType !== undefined ? `[${escapeForTerminal(r.attachmentType)}]` : '';
     else if (r.bodyMalformed) text = '[unreadable body]';
     else if (r.type === 'assistant' && r.toolUseIds.length === 0) text = '[no text]';
   } else if (r.type === 'system' && r.subtype !== undefined) {
-    text = `[${r.subtype}] ${text}`;
+    text = `[${escapeForTerminal(r.subtype)}] ${text}`;
   }
   if (r.type !== 'assistant' || r.toolUseIds.length === 0) return cut(text, width);
-  const tools = `→ ${r.toolNames.length > 0 ? r.toolNames.join(', ') : 'tool'}`;
+  const tools = `→ ${r.toolNames.length > 0 ? escapeForTerminal(r.toolNames.join(', ')) : 'tool'}`;
   if (text === '') return cut(tools, width);
   const room = width - Array.from(tools).length - 1;
   return room >= 12 ? `${cut(text, room)} ${tools}` : cut(`${text} ${tools}`, width);

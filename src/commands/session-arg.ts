@@ -12,6 +12,7 @@ import { classifyPath, defaultProjectsRoot, describeFsError, discover } from '..
 import { PathError, UsageError } from '../core/errors.js';
 import { indexFile, linkGroup, ProjectRegistry } from '../engine/linter.js';
 import type { SessionIndex } from '../core/session-index.js';
+import { describeNotTranscript, notTranscript } from '../core/transcript.js';
 import type { Io } from '../io.js';
 
 const ID_PREFIX_RE = /^[0-9a-f-]{8,36}$/i;
@@ -56,6 +57,28 @@ export function findSessionFile(id: string, root: string): string {
   );
 }
 
+/**
+ * Whether a folder holds a `.jsonl` file anywhere below it. Stops at the
+ * first one, and does not follow linked folders, so a projects root costs
+ * one listing and a link loop costs nothing.
+ */
+function holdsJsonlFile(dir: string): boolean {
+  const pending = [dir];
+  for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(folder, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (entry.name.endsWith('.jsonl') && !entry.isDirectory()) return true;
+      if (entry.isDirectory()) pending.push(path.join(folder, entry.name));
+    }
+  }
+  return false;
+}
+
 /** Resolves `<session>` to an absolute transcript path. */
 export function resolveSessionPath(arg: string, io: Io): string {
   const absolute = path.resolve(io.cwd, arg);
@@ -68,6 +91,7 @@ export function resolveSessionPath(arg: string, io: Io): string {
   }
   if (stat !== undefined) {
     if (stat.isDirectory()) {
+      if (!holdsJsonlFile(absolute)) throw new PathError(`no session file found under ${arg}`);
       throw new UsageError(`${arg} is a folder; give one session file or session id (\`cclint sessions ${arg}\` lists them)`);
     }
     return absolute;
@@ -90,6 +114,8 @@ export function loadSession(arg: string, io: Io): SessionIndex {
   } catch (error) {
     throw new PathError(describeFsError(error, file.displayPath));
   }
+  const verdict = notTranscript(index);
+  if (verdict !== undefined) throw new PathError(`${file.displayPath}: ${describeNotTranscript(verdict)}`);
   // A file outside Claude Code's layout has no group to look in (and its
   // folder may be anything, e.g. ~/Downloads): it stands alone, as with `check <file>`.
   if (file.role === 'other' || index.unresolvedParents().size === 0) return index;

@@ -5,7 +5,8 @@
  * another (it carries the other's `sessionId` on copied records, the other
  * names it in a `continued-in` record, or both share one `slug`) is shown
  * under its origin, marked `↳`. A report: exit 0, or 2 when a named path
- * cannot be read.
+ * cannot be read, is not a transcript or holds no session file. A file that
+ * is not a transcript makes no row; a note says so.
  */
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -14,11 +15,13 @@ import { discover } from '../core/discovery.js';
 import { lintGroup, ProjectRegistry } from '../engine/linter.js';
 import { type RecordSummary, INTERRUPT_MARKER } from '../core/records.js';
 import type { SessionIndex } from '../core/session-index.js';
+import { type NotTranscript, describeNotTranscript, notTranscript } from '../core/transcript.js';
 import type { FileResult } from '../core/types.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
-import { type Paint, cut, dateTime, oneLine, pad, padStart, painter, percent } from './render.js';
-import { checkWritableTarget, progressLine, reportIgnored, resolveInputs, runConfig, writeReport } from './shared.js';
+import { escapeForTerminal, terminalSafeJson } from '../escape.js';
+import { type Paint, cut, dateTime, flatten, pad, padStart, painter, percent } from './render.js';
+import { checkWritableTarget, note, progressLine, reportIgnored, resolveInputs, runConfig, writeReport } from './shared.js';
 
 /** Title characters shown in the table (indent and `↳` included). */
 export const TITLE_WIDTH = 40;
@@ -37,6 +40,8 @@ export interface FileFacts {
   readonly lastPrompt: string | undefined;
   readonly firstPrompt: string | undefined;
   readonly slug: string | undefined;
+  /** Set when the file is not a transcript at all: it makes no row. */
+  readonly notTranscript: NotTranscript | undefined;
   /** Other sessionIds on this file's records, with the ordinal of their last record. */
   readonly foreignSessions: ReadonlyMap<string, number>;
   /** `continued-in` targets named in this file. */
@@ -135,6 +140,7 @@ export function factsOf(index: SessionIndex): FileFacts {
     lastPrompt,
     firstPrompt,
     slug,
+    notTranscript: notTranscript(index),
     foreignSessions,
     continuedIn,
   };
@@ -143,7 +149,7 @@ export function factsOf(index: SessionIndex): FileFacts {
 /** The display title (format.md §9): custom title, AI title, summary, the prompt, else `(session)`. */
 export function titleOf(f: FileFacts): string {
   const title = f.customTitle ?? f.aiTitle ?? f.summary ?? f.lastPrompt ?? f.firstPrompt;
-  return title === undefined ? '(session)' : oneLine(title).replace(/⏎/g, ' ').replace(/ {2,}/g, ' ');
+  return title === undefined ? '(session)' : flatten(title).replace(/⏎/g, ' ').replace(/ {2,}/g, ' ');
 }
 
 /** Folds one group's files into a row: the main file speaks for the session; counts add up. */
@@ -341,7 +347,7 @@ export function sessionsJson(placed: readonly PlacedRow[]): string {
     warnings: row.warnings,
     continues: continues ?? null,
   }));
-  return `${JSON.stringify(list, null, 2)}\n`;
+  return `${terminalSafeJson(list)}\n`;
 }
 
 /** The table: a header and one row per session; a project column when several projects are shown. */
@@ -351,9 +357,9 @@ export function renderSessionsTable(placed: readonly PlacedRow[], paint: Paint):
   const cells = placed.map(({ row, depth }) => {
     const marker = depth === 0 ? '' : `${'  '.repeat(depth - 1)}↳ `;
     return {
-      session: (row.sessionId ?? '-').slice(0, 8),
-      project: cut(row.projectFolderName, 30),
-      title: marker + cut(row.title, Math.max(8, TITLE_WIDTH - Array.from(marker).length)),
+      session: escapeForTerminal((row.sessionId ?? '-').slice(0, 8)),
+      project: cut(escapeForTerminal(row.projectFolderName), 30),
+      title: marker + cut(escapeForTerminal(row.title), Math.max(8, TITLE_WIDTH - Array.from(marker).length)),
       last: dateTime(row.lastTime),
       records: row.records.toLocaleString('en-US'),
       fidelity: percent(row.fidelity),
@@ -430,7 +436,7 @@ export function runSessions(paths: readonly string[], io: Io): SessionsRun {
   reportIgnored(io, discovery.ignoredExplicit);
   let unreadableExplicit = false;
   for (const problem of discovery.problems) {
-    io.stderr.write(`cclint: ${problem.message}\n`);
+    note(io, problem.message);
     if (problem.explicit) unreadableExplicit = true;
   }
   const registry = new ProjectRegistry(discovery.projectFiles);
@@ -443,10 +449,23 @@ export function runSessions(paths: readonly string[], io: Io): SessionsRun {
     const facts: FileFacts[] = [];
     const outcome = lintGroup(group, options, registry, (index) => facts.push(factsOf(index)));
     for (const failure of outcome.failures) {
-      io.stderr.write(`cclint: ${failure.message}\n`);
+      note(io, failure.message);
       if (paths.some((p) => failure.path.endsWith(p) || p.endsWith(failure.path))) unreadableExplicit = true;
     }
-    const row = rowOf(outcome.results, facts, group.projectDir, group.files[0]?.projectFolderName ?? '');
+    // A file that is not a transcript is no session: said once, and left out.
+    const results: FileResult[] = [];
+    const sessionFacts: FileFacts[] = [];
+    outcome.results.forEach((result, at) => {
+      const fileFacts = facts[at] as FileFacts;
+      if (fileFacts.notTranscript === undefined) {
+        results.push(result);
+        sessionFacts.push(fileFacts);
+        return;
+      }
+      note(io, `${result.filePath}: ${describeNotTranscript(fileFacts.notTranscript)}; skipped`);
+      if (group.files.some((f) => f.displayPath === result.filePath && f.explicit === true)) unreadableExplicit = true;
+    });
+    const row = rowOf(results, sessionFacts, group.projectDir, group.files[0]?.projectFolderName ?? '');
     if (row !== undefined) rows.push(row);
   });
   progress.done();
@@ -481,7 +500,8 @@ Examples:
   cclint sessions --sort last:asc                  oldest activity first
   cclint sessions --format json                    [{sessionId, title, lastActivity, records, fidelity, score, errors, warnings, continues}]
 
-Exit codes: 0 (a report, whatever it finds), 2 when a named path cannot be read.`,
+Exit codes: 0 (a report, whatever it finds), 2 when a named path cannot be read, is not a
+transcript, or holds no session file.`,
     )
     .action(
       (

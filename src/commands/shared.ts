@@ -9,8 +9,17 @@ import { type PathFilter, type ResolvedConfig, applyRuleFlags, ignoreFilter, loa
 import { defaultProjectsRoot, describeFsError } from '../core/discovery.js';
 import { PathError, UsageError } from '../core/errors.js';
 import type { LintOptions } from '../engine/linter.js';
+import { escapeForTerminal } from '../escape.js';
 import type { Io } from '../io.js';
 import { RULES, RULES_BY_ID } from '../rules/index.js';
+
+/**
+ * One `cclint: …` line on stderr. Notes name paths and values found on disk,
+ * so the text is escaped for the terminal and can never span two lines.
+ */
+export function note(io: Io, message: string): void {
+  io.stderr.write(`cclint: ${escapeForTerminal(message)}\n`);
+}
 
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -50,7 +59,7 @@ export function runConfig(io: Io, configPath: string | undefined, ruleFlags: rea
 
 /** Says on stderr which named files `ignorePatterns` left out, as ESLint does. */
 export function reportIgnored(io: Io, ignored: readonly string[]): void {
-  for (const file of ignored) io.stderr.write(`cclint: ${file}: ignored by ignorePatterns in the config; not checked\n`);
+  for (const file of ignored) note(io, `${file}: ignored by ignorePatterns in the config; not checked`);
 }
 
 /** Updates one status line on a terminal's stderr, at most a few times a second. */

@@ -11,6 +11,7 @@ import { expectedRoot } from '../core/analysis.js';
 import type { RecordSummary } from '../core/records.js';
 import { type ResumeModel, resumeModel } from '../core/resume.js';
 import type { SessionIndex } from '../core/session-index.js';
+import { escapeForTerminal, terminalSafeJson } from '../escape.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
 import { type Paint, type TimeColumn, painter, percent, plural, rowText, timeColumn } from './render.js';
@@ -34,17 +35,32 @@ export interface ShowJsonMessage {
 }
 
 /**
- * The file holds only a subagent's conversation (its rows are all
- * sidechain rows, as in `<session>/subagents/agent-*.jsonl`): the resume
- * model finds its thread, but resume loads none of it.
+ * A subagent's transcript (its messages are all sidechain rows, as in
+ * `<session>/subagents/agent-*.jsonl`) is never resumed, so the resume model
+ * loads nothing from it. `show` and `tree` present its own thread instead:
+ * the chain back from its last message. Undefined for any other file.
  */
-export function isSubagentTranscript(resume: ResumeModel): boolean {
-  return resume.leaf?.isSidechain === true;
+export function subagentChain(index: SessionIndex): RecordSummary[] | undefined {
+  let last: RecordSummary | undefined;
+  for (const r of index.effectiveRecords()) {
+    if (r.type !== 'user' && r.type !== 'assistant') continue;
+    if (!r.isSidechain) return undefined;
+    last = r;
+  }
+  if (last === undefined) return undefined;
+  const chain: RecordSummary[] = [];
+  const seen = new Set<RecordSummary>();
+  for (let r: RecordSummary | undefined = last; r !== undefined && !seen.has(r); ) {
+    seen.add(r);
+    chain.push(r);
+    r = typeof r.parentUuid === 'string' ? index.byUuid.get(r.parentUuid) : undefined;
+  }
+  return chain.reverse();
 }
 
-/** A subagent transcript's thread: the messages on the chain back from its last message. */
-export function subagentThread(resume: ResumeModel): RecordSummary[] {
-  return resume.chain.filter((r) => (r.type === 'user' || r.type === 'assistant') && !r.isMeta);
+/** The messages of a subagent's thread, as `show` lists them. */
+function threadMessages(chain: readonly RecordSummary[]): RecordSummary[] {
+  return chain.filter((r) => (r.type === 'user' || r.type === 'assistant') && !r.isMeta);
 }
 
 /** Uuids of the messages resume loads. */
@@ -57,10 +73,11 @@ function loadedUuids(resume: ResumeModel): Set<string> {
  * order; for a subagent transcript, `{ "subagent": true, "messages": [...] }`
  * with its thread, which resume does not load.
  */
-export function showJson(resume: ResumeModel, intended: boolean): string {
-  if (isSubagentTranscript(resume)) {
-    const messages = subagentThread(resume).map((m) => ({ uuid: m.uuid as string, type: m.type, timestamp: m.timestamp ?? null, text: m.excerpt }));
-    return `${JSON.stringify({ subagent: true, messages }, null, 2)}\n`;
+export function showJson(index: SessionIndex, resume: ResumeModel, intended: boolean): string {
+  const chain = subagentChain(index);
+  if (chain !== undefined) {
+    const messages = threadMessages(chain).map((m) => ({ uuid: m.uuid as string, type: m.type, timestamp: m.timestamp ?? null, text: m.excerpt }));
+    return `${terminalSafeJson({ subagent: true, messages })}\n`;
   }
   const loaded = loadedUuids(resume);
   const list = intended ? resume.intendedMessages : resume.messages;
@@ -71,7 +88,7 @@ export function showJson(resume: ResumeModel, intended: boolean): string {
     text: m.excerpt,
     ...(intended ? { lost: !loaded.has(m.uuid as string) } : {}),
   }));
-  return `${JSON.stringify({ messages }, null, 2)}\n`;
+  return `${terminalSafeJson({ messages })}\n`;
 }
 
 /** Why the loaded history begins where it does, when that is worth a line. */
@@ -79,7 +96,7 @@ export function cutNote(index: SessionIndex, resume: ResumeModel): string | unde
   const end = resume.end;
   switch (end.kind) {
     case 'missing-parent':
-      return `⋯ history cut: the parent of line ${end.at.line} (${String(end.at.parentUuid).slice(0, 8)}) is not in the file`;
+      return `⋯ history cut: the parent of line ${end.at.line} (${escapeForTerminal(String(end.at.parentUuid).slice(0, 8))}) is not in the file`;
     case 'cycle':
       return `⋯ history cut: a parentUuid cycle at line ${end.at.line}`;
     case 'root':
@@ -112,7 +129,7 @@ export function showPrefixWidth(intended: boolean, timeWidth = 8): number {
 
 function messageLine(m: RecordSummary, lost: boolean | undefined, options: ShowRenderOptions, time: TimeColumn): string {
   const { paint } = options;
-  const role = m.type.padEnd(9);
+  const role = escapeForTerminal(m.type).padEnd(9);
   const width = typeof options.textWidth === 'number' ? options.textWidth : options.textWidth(time.width);
   const text = rowText(m, width);
   if (lost === true) return `${paint('red', '-')} ${paint('dim', `${time.format(m.time)}  ${role}  ${text}`)}`;
@@ -125,11 +142,13 @@ export function renderShow(index: SessionIndex, resume: ResumeModel, options: Sh
   const loaded = loadedUuids(resume);
   const lines: string[] = [];
   const fidelity = `fidelity ${percent(resume.fidelity)}`;
-  if (isSubagentTranscript(resume)) {
-    const thread = subagentThread(resume);
+  const shownPath = escapeForTerminal(index.file.displayPath);
+  const chain = subagentChain(index);
+  if (chain !== undefined) {
+    const thread = threadMessages(chain);
     const time = timeColumn(thread.map((m) => m.time));
     lines.push(
-      `${index.file.displayPath}: a subagent's transcript, which \`claude --resume\` does not load; its thread has ${plural(thread.length, 'message')}; times UTC`,
+      `${shownPath}: a subagent's transcript, which \`claude --resume\` does not load; its thread has ${plural(thread.length, 'message')}; times UTC`,
     );
     for (const m of thread) lines.push(messageLine(m, undefined, options, time));
     if (thread.length === 0) lines.push('(no messages)');
@@ -138,7 +157,7 @@ export function renderShow(index: SessionIndex, resume: ResumeModel, options: Sh
   if (options.intended) {
     const lostCount = resume.intendedMessages.filter((m) => !loaded.has(m.uuid as string)).length;
     lines.push(
-      `${index.file.displayPath}: ${plural(resume.intendedMessages.length, 'message')} intended, resume loads ${resume.loaded} (${fidelity}); ` +
+      `${shownPath}: ${plural(resume.intendedMessages.length, 'message')} intended, resume loads ${resume.loaded} (${fidelity}); ` +
         `${lostCount === 0 ? 'none lost' : `- marks the ${plural(lostCount, 'message')} it loses`}; times UTC`,
     );
     const time = timeColumn(resume.intendedMessages.map((m) => m.time));
@@ -146,7 +165,7 @@ export function renderShow(index: SessionIndex, resume: ResumeModel, options: Sh
     if (resume.intendedMessages.length === 0) lines.push('(no messages)');
   } else {
     lines.push(
-      `${index.file.displayPath}: resume loads ${resume.loaded} of ${plural(resume.total, 'message')} (${fidelity}); times UTC`,
+      `${shownPath}: resume loads ${resume.loaded} of ${plural(resume.total, 'message')} (${fidelity}); times UTC`,
     );
     const note = cutNote(index, resume);
     if (note !== undefined) lines.push(options.paint('yellow', note));
@@ -198,7 +217,7 @@ Examples:
       const resume = resumeModel(index);
       const intended = options.intended === true;
       if (options.format === 'json') {
-        io.stdout.write(showJson(resume, intended));
+        io.stdout.write(showJson(index, resume, intended));
       } else {
         io.stdout.write(
           renderShow(index, resume, {

@@ -25,11 +25,12 @@ import { type RecordSummary, isCompactBoundary } from '../core/records.js';
 import { type ResumeModel, resumeModel } from '../core/resume.js';
 import { branchScore } from '../core/score.js';
 import type { SessionIndex } from '../core/session-index.js';
+import { escapeForTerminal } from '../escape.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
 import { type Paint, type Style, painter, plural, rowText, timeColumn } from './render.js';
 import { loadSession } from './session-arg.js';
-import { isSubagentTranscript } from './show.js';
+import { subagentChain } from './show.js';
 
 export type Glyph = '*' | 'o' | '!' | '=';
 
@@ -108,7 +109,13 @@ export function buildTree(index: SessionIndex, resume: ResumeModel, options: { r
 
   // The line that leads to the resumed leaf stays in its column at every fork.
   const towardLeaf = new Set<RecordSummary>();
-  const leaf = resume.leaf?.uuid === undefined ? undefined : index.byUuid.get(resume.leaf.uuid);
+  // A subagent's transcript is never resumed: its own thread takes the place
+  // of the resumed chain, as in `show`.
+  const thread = subagentChain(index);
+  const threadSet = thread === undefined ? undefined : new Set(thread);
+  const onMainLine = (r: RecordSummary): boolean => (threadSet === undefined ? resume.onChain(r) : threadSet.has(r));
+  const leafOf = thread === undefined ? resume.leaf : thread[thread.length - 1];
+  const leaf = leafOf?.uuid === undefined ? undefined : index.byUuid.get(leafOf.uuid);
   for (let r: RecordSummary | undefined = leaf; r !== undefined && !towardLeaf.has(r); ) {
     towardLeaf.add(r);
     const link = links.get(r);
@@ -138,7 +145,7 @@ export function buildTree(index: SessionIndex, resume: ResumeModel, options: { r
 
   const nodeOf = (r: RecordSummary, orphan: TreeNode['orphan']): TreeNode => ({
     record: r,
-    glyph: orphan !== undefined ? '!' : isCompactBoundary(r) ? '=' : resume.onChain(r) ? '*' : 'o',
+    glyph: orphan !== undefined ? '!' : isCompactBoundary(r) ? '=' : onMainLine(r) ? '*' : 'o',
     orphan,
   });
   const orphanOf = (r: RecordSummary, cycle: boolean): TreeNode['orphan'] => {
@@ -227,7 +234,7 @@ export function buildTree(index: SessionIndex, resume: ResumeModel, options: { r
     orphans++;
     render(r, orphanOf(r, true));
   }
-  return { lines, records: shown.length, forks, orphans, maxDepth, subagent: isSubagentTranscript(resume) };
+  return { lines, records: shown.length, forks, orphans, maxDepth, subagent: thread !== undefined };
 }
 
 export interface TreeRenderOptions {
@@ -251,7 +258,7 @@ export function renderTree(displayPath: string, tree: SessionTree, options: Tree
   const time = timeColumn(tree.lines.flatMap((line) => (line.kind === 'record' ? [line.node.record.time] : [])));
   const textWidth = typeof options.textWidth === 'number' ? options.textWidth : options.textWidth(width + time.width);
   const out: string[] = [
-    `${displayPath}: ${tree.subagent ? "a subagent's transcript, which `claude --resume` does not load; " : ''}` +
+    `${escapeForTerminal(displayPath)}: ${tree.subagent ? "a subagent's transcript, which `claude --resume` does not load; " : ''}` +
       `${plural(tree.records, 'record')}, ${plural(tree.forks, 'fork')}, ${plural(tree.orphans, 'orphaned branch', 'orphaned branches')}; oldest first, times UTC`,
     tree.subagent
       ? `legend: * the subagent's thread  o not on it  ! orphaned branch (score 0-1)  = compacted`
@@ -266,15 +273,14 @@ export function renderTree(displayPath: string, tree: SessionTree, options: Tree
     } else {
       const { record: r, glyph, orphan } = line.node;
       const graph = `${rails(line.depth)}${paint(GLYPH_STYLE[glyph], glyph)}${' '.repeat(width - 2 * line.depth - 1)}`;
-      const id = paint('yellow', (r.uuid ?? '').slice(0, 8).padEnd(8));
-      const label =
-        orphan !== undefined
-          ? `${paint('red', `[orphaned: ${orphan.reason}; score ${orphan.score.toFixed(2)}]`)} `
-          : '';
-      const labelLength = orphan === undefined ? 0 : `[orphaned: ${orphan.reason}; score ${orphan.score.toFixed(2)}] `.length;
-      const text =
-        glyph === '=' ? (r.subtype === 'compact_boundary' ? 'compacted' : `compacted (${r.subtype ?? 'boundary'})`) : rowText(r, Math.max(10, textWidth - labelLength));
-      out.push(`${graph} ${id} ${r.type.padEnd(10)} ${paint('dim', time.format(r.time))}  ${label}${text}`.trimEnd());
+      const id = paint('yellow', escapeForTerminal((r.uuid ?? '').slice(0, 8)).padEnd(8));
+      const orphanLabel =
+        orphan === undefined ? undefined : `[orphaned: ${escapeForTerminal(orphan.reason)}; score ${orphan.score.toFixed(2)}]`;
+      const label = orphanLabel === undefined ? '' : `${paint('red', orphanLabel)} `;
+      const labelLength = orphanLabel === undefined ? 0 : orphanLabel.length + 1;
+      const boundary = r.subtype === 'compact_boundary' ? 'compacted' : `compacted (${escapeForTerminal(r.subtype ?? 'boundary')})`;
+      const text = glyph === '=' ? boundary : rowText(r, Math.max(10, textWidth - labelLength));
+      out.push(`${graph} ${id} ${escapeForTerminal(r.type).padEnd(10)} ${paint('dim', time.format(r.time))}  ${label}${text}`.trimEnd());
     }
   }
   if (tree.lines.length === 0) out.push('(no conversation records)');

@@ -7,7 +7,15 @@
  *
  * Discovery never throws for one bad entry: every unreadable path, symlink
  * loop or directory named `x.jsonl` becomes a {@link DiscoveryProblem} and
- * the walk goes on.
+ * the walk goes on. A folder named on the command line that holds no
+ * transcript file at all is a problem too ("no session file found under
+ * …"): a wrong or empty folder must not pass as a clean one.
+ *
+ * Symbolic links are followed, for reading: a linked file is read like any
+ * other, and a linked folder is walked once, by its real path, so a link
+ * back up the tree (a loop) is skipped with a note rather than followed
+ * forever. A file reached by a second path (a link to a file already found)
+ * is read once.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -141,6 +149,14 @@ export function discover(inputs: readonly string[], cwd: string, options: Discov
    * its parent's real path plus its name, so only a folder reached through
    * a symbolic link (the only way to loop) costs a realpath lookup.
    */
+  /** Real paths of the files found, to read a file reached by two paths once. */
+  const realFiles = new Set<string>();
+  /** Symbolic links to files, resolved once every plain file is known. */
+  const linkedFiles: string[] = [];
+  /** Files found by the walk of the current command-line input, and those of them ignorePatterns leave out. */
+  let found = 0;
+  let ignoredFound = 0;
+
   const walk = (dir: string, explicit: boolean, knownReal: string | undefined, inputRoot: string): void => {
     let real = knownReal;
     if (real === undefined) {
@@ -180,14 +196,26 @@ export function discover(inputs: readonly string[], cwd: string, options: Discov
         }
       }
       if (isDir) {
-        if (ignore?.(child, true, inputRoot) === true) continue;
+        if (ignore?.(child, true, inputRoot) === true) {
+          ignoredFound++;
+          continue;
+        }
         if (entry.name.endsWith('.jsonl')) {
           problems.push({ path: child, message: `${child}: is a directory, not a transcript; skipped`, explicit: false });
         }
         walk(child, false, entry.isSymbolicLink() ? undefined : path.join(real, entry.name), inputRoot);
       } else if (isFile && entry.name.endsWith('.jsonl') && !isSideFile(entry.name)) {
-        if (ignore?.(child, false, inputRoot) === true) continue;
-        if (!files.has(child)) files.set(child, false);
+        if (ignore?.(child, false, inputRoot) === true) {
+          ignoredFound++;
+          continue;
+        }
+        found++;
+        if (entry.isSymbolicLink()) {
+          linkedFiles.push(child);
+        } else {
+          realFiles.add(path.join(real, entry.name));
+          if (!files.has(child)) files.set(child, false);
+        }
       }
     }
   };
@@ -202,7 +230,18 @@ export function discover(inputs: readonly string[], cwd: string, options: Discov
       continue;
     }
     if (st.isDirectory()) {
+      found = 0;
+      ignoredFound = 0;
+      const walkedBefore = visitedDirs.size;
       walk(absolute, true, undefined, absolute);
+      // A folder an earlier input already walked is no empty folder.
+      if (found === 0 && visitedDirs.size > walkedBefore) {
+        const message =
+          ignoredFound > 0
+            ? `every session file under ${input} is left out by ignorePatterns in the config`
+            : `no session file found under ${input}`;
+        problems.push({ path: input, message, explicit: true });
+      }
     } else if (st.isFile()) {
       if (ignore?.(absolute, false, path.dirname(absolute)) === true) {
         ignoredExplicit.push(input);
@@ -211,12 +250,29 @@ export function discover(inputs: readonly string[], cwd: string, options: Discov
       try {
         fs.accessSync(absolute, fs.constants.R_OK);
         files.set(absolute, true);
+        realFiles.add(fs.realpathSync(absolute));
       } catch (error) {
         problems.push({ path: input, message: describeFsError(error, input), explicit: true });
       }
     } else {
       problems.push({ path: input, message: `${input}: not a regular file or folder`, explicit: true });
     }
+  }
+
+  for (const link of linkedFiles) {
+    let realFile: string;
+    try {
+      realFile = fs.realpathSync(link);
+    } catch (error) {
+      problems.push({ path: link, message: describeFsError(error, link), explicit: false });
+      continue;
+    }
+    if (realFiles.has(realFile)) {
+      problems.push({ path: link, message: `${link}: skipped, a symbolic link to ${realFile}, which is already being checked`, explicit: false });
+      continue;
+    }
+    realFiles.add(realFile);
+    if (!files.has(link)) files.set(link, false);
   }
 
   return { ...groupFiles(files, cwd, options.groupLegacyAgents ?? true), problems, ignoredExplicit };

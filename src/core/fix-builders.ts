@@ -9,7 +9,8 @@ import { isMainChainRow } from './analysis.js';
 import type { RecordSummary } from './records.js';
 import { serializeRecord } from './records.js';
 import type { SessionIndex } from './session-index.js';
-import type { Applicability, Fix, JsonObject, RecordEdit } from './types.js';
+import type { RelinkChoice } from './repair-targets.js';
+import type { Applicability, Fix, FixAlternative, JsonObject, RecordEdit } from './types.js';
 
 function shortUuid(uuid: string | undefined): string {
   return uuid === undefined ? '(none)' : uuid.slice(0, 8);
@@ -36,18 +37,36 @@ export function setFieldsEdits(
   return [{ kind: 'replace', line: record.line, before, after: [serializeRecord(obj)] }];
 }
 
-/** A fix that points `record.parentUuid` at `target`. */
+function relinkTitle(target: RecordSummary): string {
+  return `Relink parentUuid to ${target.type} ${shortUuid(target.uuid)} on line ${target.line}`;
+}
+
+/**
+ * A fix that points `record.parentUuid` at the chosen row. The choice's
+ * alternatives (other rows the record may continue) become the fix's
+ * alternatives, and make it unsafe: which one is right is a guess. A
+ * relink under a row that already has another child on the main chain
+ * creates a fork, and is unsafe too.
+ */
 export function relinkFix(
   index: SessionIndex,
   record: RecordSummary,
-  target: RecordSummary,
+  choice: RelinkChoice,
   applicability?: Applicability,
 ): Fix {
-  const level = applicability ?? (hasOtherMainChild(index, target, record) ? 'unsafe' : 'safe');
+  const { target, alternatives } = choice;
+  const guessed = alternatives.length > 0 || hasOtherMainChild(index, target, record);
+  const level: Applicability = guessed ? 'unsafe' : (applicability ?? 'safe');
+  const option = (row: RecordSummary): FixAlternative => ({
+    title: relinkTitle(row),
+    target: { line: row.line, type: row.type, timestamp: row.timestamp, excerpt: row.excerpt.slice(0, 60) },
+    edits: () => setFieldsEdits(index, record, { parentUuid: row.uuid }),
+  });
   return {
-    title: `Relink parentUuid to ${target.type} ${shortUuid(target.uuid)} on line ${target.line}`,
+    title: relinkTitle(target),
     applicability: level,
     edits: () => setFieldsEdits(index, record, { parentUuid: target.uuid }),
+    ...(alternatives.length > 0 ? { alternatives: [option(target), ...alternatives.map(option)] } : {}),
   };
 }
 

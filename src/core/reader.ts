@@ -191,7 +191,11 @@ export function scanLineViews(source: ByteSource, onLine: (line: LineView) => vo
             emit(undefined, 0, 0, total, true);
           } else {
             carry.push(chunk.subarray(cursor, nl));
-            emit(Buffer.concat(carry, total), 0, total, total, true);
+            const whole = Buffer.concat(carry, total);
+            // The pieces can be collected while the line is handled: on a
+            // line of hundreds of MB that halves what the read holds.
+            carry = [];
+            emit(whole, 0, total, total, true);
           }
           carry = [];
           carryBytes = 0;
@@ -204,7 +208,9 @@ export function scanLineViews(source: ByteSource, onLine: (line: LineView) => vo
       endsWithNewline = chunk[read - 1] === NEWLINE;
     }
     if (carryBytes > 0) {
-      emit(carryTruncated ? undefined : Buffer.concat(carry, carryBytes), 0, carryBytes, carryBytes, false);
+      const whole = carryTruncated ? undefined : Buffer.concat(carry, carryBytes);
+      carry = [];
+      emit(whole, 0, carryBytes, carryBytes, false);
     }
   } finally {
     spareChunk = chunk;

@@ -158,6 +158,82 @@ export interface RecordSummary {
   readonly commandTag: 'record' | 'output' | 'caveat' | undefined;
   /** A user row that only says the turn was interrupted. */
   readonly interrupt: boolean;
+  /**
+   * The kinds of the message's content blocks, one letter each, in block
+   * order (see {@link BlockKind}); a string content is one text block. What
+   * the resume model needs to know of a body to rebuild the request the CLI
+   * sends, without keeping the body.
+   */
+  readonly blocks: string;
+  /**
+   * `blocks` rests on a blank test of a text with non-ASCII characters, which
+   * only the UTF-8 decoding of the line answers (see judgedByWholeText).
+   */
+  readonly blankTestedWhole: boolean;
+}
+
+/**
+ * One letter per content block: `t` text with something visible, `b` blank
+ * text, `k` thinking with a signature, `K` thinking without one, `r`
+ * redacted thinking, `u` tool_use, `s` a server or MCP tool call
+ * (`server_tool_use`, `mcp_tool_use`), `S` its result (`web_search_tool_result`
+ * and the other `*_tool_result` blocks of server tools), `R` tool_result,
+ * `i` image, `d` document, `o` anything else with a string `type`.
+ */
+export type BlockKind = 't' | 'b' | 'k' | 'K' | 'r' | 'u' | 's' | 'S' | 'R' | 'i' | 'd' | 'o';
+
+/** Block-kind strings repeat endlessly across a file: one copy of each. */
+const blockStrings = new Map<string, string>();
+
+function internBlocks(kinds: string): string {
+  if (kinds.length <= 1) return kinds;
+  let shared = blockStrings.get(kinds);
+  if (shared === undefined) {
+    if (blockStrings.size > 4096) blockStrings.clear();
+    blockStrings.set(kinds, kinds);
+    shared = kinds;
+  }
+  return shared;
+}
+
+/**
+ * Whether a text shows anything: 't' or 'b', or 'unsure' when it holds
+ * non-ASCII characters and no visible ASCII one, where the answer depends
+ * on the decoding (U+3000 is whitespace; its UTF-8 bytes read as Latin-1
+ * are not).
+ */
+function textKind(text: string): 't' | 'b' | 'unsure' {
+  let nonAscii = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0x20 && c < 0x7f) return 't';
+    if (c >= 0x7f) nonAscii = true;
+  }
+  return nonAscii ? 'unsure' : 'b';
+}
+
+function blockKindOf(b: JsonObject): BlockKind {
+  switch (b.type) {
+    case 'text':
+      return 't';
+    case 'thinking':
+      return typeof b.signature === 'string' && b.signature !== '' ? 'k' : 'K';
+    case 'redacted_thinking':
+      return 'r';
+    case 'tool_use':
+      return 'u';
+    case 'tool_result':
+      return 'R';
+    case 'server_tool_use':
+    case 'mcp_tool_use':
+      return 's';
+    case 'image':
+      return 'i';
+    case 'document':
+      return 'd';
+    default:
+      return typeof b.type === 'string' && b.type.endsWith('_tool_result') ? 'S' : 'o';
+  }
 }
 
 /** What the official reader needs to turn a queued command into a user message. */
@@ -277,6 +353,14 @@ export function summarize(
   let messageId: string | undefined;
   let excerpt = '';
   let leafUuid: string | null | undefined;
+  let blocks = '';
+  let blankTestedWhole = false;
+  const kindOfText = (text: string): 't' | 'b' => {
+    const kind = textKind(text);
+    if (kind !== 'unsure') return kind;
+    blankTestedWhole = true;
+    return text.trim() === '' ? 'b' : 't';
+  };
 
   if (type === 'user' || type === 'assistant') {
     const message = obj.message;
@@ -289,6 +373,7 @@ export function summarize(
       if (typeof c === 'string') {
         content = 'string';
         excerpt = excerptOf(c);
+        blocks = kindOfText(c);
         // A whole-text test: see judgedByWholeText.
         if (type === 'assistant' && c.trim() === '') bodyMalformed = true;
       } else if (Array.isArray(c)) {
@@ -299,6 +384,9 @@ export function summarize(
           const b = block as JsonObject;
           if (typeof b.type !== 'string') continue;
           validBlocks++;
+          let kind = blockKindOf(b);
+          if (kind === 't') kind = typeof b.text === 'string' ? kindOfText(b.text) : 'b';
+          blocks += kind;
           // Only client tool calls are answered by a user row; server and MCP
           // tool calls are answered inside the same assistant message.
           if (b.type === 'tool_use') {
@@ -404,6 +492,8 @@ export function summarize(
     queued,
     commandTag,
     interrupt,
+    blocks: internBlocks(blocks),
+    blankTestedWhole,
   };
 }
 
@@ -429,8 +519,8 @@ function preservedInfo(meta: JsonObject): PreservedInfo | undefined {
  * UTF-8 (session-index.ts) must not trust such a summary on a non-ASCII line;
  * keep this in step with every whole-text test above.
  */
-export function judgedByWholeText(r: Pick<RecordSummary, 'type' | 'content'>): boolean {
-  return r.type === 'assistant' && r.content === 'string';
+export function judgedByWholeText(r: Pick<RecordSummary, 'type' | 'content' | 'blankTestedWhole'>): boolean {
+  return (r.type === 'assistant' && r.content === 'string') || r.blankTestedWhole;
 }
 
 /** A compact boundary starts a new segment: its null parent is deliberate. */

@@ -4,7 +4,7 @@
  * record bodies: only {@link RecordSummary} values, a line table, and lazily
  * computed graph structure (children, ancestry) over them.
  */
-import { isAscii } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { type ByteSource, type LineView, type ReadStats, scanLineViews } from './reader.js';
 import { type InvalidReason, parseLine } from './parse-line.js';
 import {
@@ -57,6 +57,12 @@ export type ExternalParent =
 export interface LineStats extends ReadStats {
   readonly blankLines: number;
   readonly crlfLines: number;
+  /**
+   * Lines that are not one JSON object and hold a NUL byte or bytes that are
+   * not UTF-8: what a binary file is made of (see transcript.ts). Counted on
+   * damaged lines only, so a healthy transcript never pays for it.
+   */
+  readonly binaryLines: number;
   /**
    * The last compact boundary without preserved info that the SDK reader's
    * pre-compaction skip recognises (0 when none); for files over 5 MiB it
@@ -211,6 +217,7 @@ export class SessionIndex {
     let lengths = new Float64Array(1024);
     let blankLines = 0;
     let crlfLines = 0;
+    let binaryLines = 0;
     let lastSkipBoundaryLine = 0;
 
     const addRecord = (obj: JsonObject, raw: LineView, recovery: Recovery | undefined): void => {
@@ -253,6 +260,10 @@ export class SessionIndex {
       if (parsed === undefined) {
         blankLines++;
         return;
+      }
+      if (raw.bytes !== undefined) {
+        const bytes = raw.bytes.subarray(raw.start, raw.end);
+        if (bytes.includes(0) || !isUtf8(bytes)) binaryLines++;
       }
       if (parsed.invalid !== undefined) {
         invalidLines.push({
@@ -310,7 +321,7 @@ export class SessionIndex {
       file,
       records,
       invalidLines,
-      stats: { ...stats, blankLines, crlfLines, lastSkipBoundaryLine },
+      stats: { ...stats, blankLines, crlfLines, binaryLines, lastSkipBoundaryLine },
       byUuid,
       duplicates: duplicates ?? new Map(),
       lineOffsets: offsets,

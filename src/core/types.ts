@@ -45,6 +45,20 @@ export interface Fix {
   readonly title: string;
   readonly applicability: Applicability;
   readonly edits: () => readonly RecordEdit[];
+  /**
+   * When the right repair is a guess between rows: every candidate, the
+   * chosen one first, for a person to pick from (the fix's own edits are the
+   * first candidate's).
+   */
+  readonly alternatives?: readonly FixAlternative[] | undefined;
+}
+
+/** One candidate of a fix that has several. */
+export interface FixAlternative {
+  readonly title: string;
+  /** The row the candidate points at, shown so a person can choose. */
+  readonly target: { readonly line: number; readonly type: string; readonly timestamp: string | undefined; readonly excerpt: string };
+  readonly edits: () => readonly RecordEdit[];
 }
 
 /** What a rule knows about one problem, before the engine adds severity. */
@@ -81,6 +95,8 @@ export interface FileResult {
   readonly byteLength?: number | undefined;
   /** Forks by kind, and the branches resume leaves behind at rewinds. */
   readonly forks?: ForkSummary | undefined;
+  /** The file has content but no Claude Code record (see core/transcript.ts); it has no resume figures. */
+  readonly notTranscript?: true | undefined;
 }
 
 export interface ForkSummary {

@@ -15,6 +15,7 @@ import { type ExternalParent, type SessionFile, SessionIndex } from '../core/ses
 import type { SessionGroup } from '../core/discovery.js';
 import { forkReport } from '../core/forks.js';
 import { scoreSession } from '../core/score.js';
+import { notTranscript } from '../core/transcript.js';
 import {
   type Finding,
   type FileResult,
@@ -92,15 +93,18 @@ function fill(template: string, data: Readonly<Record<string, string | number>> 
   return message;
 }
 
-/** Runs the enabled rules over one index and returns its findings in line order. */
+/**
+ * Runs the enabled rules over one index and returns its findings in line
+ * order. Exclusive rules run first; when one reports, the others do not run.
+ */
 export function lintIndex(index: SessionIndex, options: LintOptions): Finding[] {
   const findings: Finding[] = [];
   const resume = resumeModel(index);
-  for (const rule of options.rules) {
+  const runRule = (rule: Rule): void => {
     const { meta } = rule;
-    if (options.only !== undefined && !options.only.has(meta.id)) continue;
+    if (options.only !== undefined && !options.only.has(meta.id)) return;
     const setting = options.severities.get(meta.id) ?? meta.severity;
-    if (setting === 'off') continue;
+    if (setting === 'off') return;
     const configured: Severity = setting;
     const report = (r: Report): void => {
       const template = meta.messages[r.messageId];
@@ -135,25 +139,38 @@ export function lintIndex(index: SessionIndex, options: LintOptions): Finding[] 
     } catch (error) {
       throw new RuleCrashError(meta.id, index.file.displayPath, error);
     }
+  };
+  for (const rule of options.rules) if (rule.meta.exclusive === true) runRule(rule);
+  if (findings.length === 0) {
+    for (const rule of options.rules) if (rule.meta.exclusive !== true) runRule(rule);
   }
   findings.sort((a, b) => a.line - b.line || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0));
   return findings;
 }
 
-/** Summarises an index and its findings into the result formatters see. */
+/**
+ * Summarises an index and its findings into the result formatters see. A
+ * file that is not a transcript has no conversation to measure: it gets no
+ * resume figures, score or forks (never a "fidelity 100%"), whatever the
+ * configuration says of the rule that reports it.
+ */
 export function resultOf(index: SessionIndex, findings: readonly Finding[]): FileResult {
-  const resume = resumeModel(index);
   const sessionId =
     index.file.layoutSessionId ?? index.records.find((r) => r.sessionId !== undefined)?.sessionId;
-  return {
+  const base = {
     filePath: index.file.displayPath,
     sessionId,
     findings,
     ...countBySeverity(findings),
-    resume: { loaded: resume.loaded, total: resume.total, fidelity: round(resume.fidelity) },
-    score: scoreSession(index, resume).score,
     recordCount: index.records.length,
     byteLength: index.stats.byteLength,
+  };
+  if (notTranscript(index) !== undefined) return { ...base, notTranscript: true };
+  const resume = resumeModel(index);
+  return {
+    ...base,
+    resume: { loaded: resume.loaded, total: resume.total, fidelity: round(resume.fidelity) },
+    score: scoreSession(index, resume).score,
     forks: forkSummary(index, resume),
   };
 }

@@ -7,6 +7,7 @@
 import type { ForkSummary } from '../core/types.js';
 import type { Applicability, FileResult, Finding, ResumeSummary, Severity } from '../core/types.js';
 import type { FormatContext, Formatter } from './types.js';
+import { terminalSafeJson } from '../escape.js';
 import { totalsOf } from './summary.js';
 
 /** One finding in the JSON report. `messageId` is an addition to the spec's fields. */
@@ -84,6 +85,10 @@ export function jsonReport(results: readonly FileResult[]): JsonReport {
   };
 }
 
-/** Pretty-printed with two spaces, ending with a newline. */
+/**
+ * Pretty-printed with two spaces, ending with a newline. Values are exact;
+ * the few characters JSON leaves raw that a terminal would act on are
+ * written as `\u` escapes of themselves.
+ */
 export const json: Formatter = (results: readonly FileResult[], _context: FormatContext): string =>
-  `${JSON.stringify(jsonReport(results), null, 2)}\n`;
+  `${terminalSafeJson(jsonReport(results))}\n`;

@@ -12,6 +12,7 @@ import { fingerprintsOf } from '../core/fingerprint.js';
 import type { FileResult, Severity } from '../core/types.js';
 import type { RuleMeta } from '../rules/rule.js';
 import type { FormatContext, Formatter, RuleHelp } from './types.js';
+import { terminalSafeJson } from '../escape.js';
 
 // The subset of SARIF 2.1.0 this formatter writes.
 
@@ -183,6 +184,9 @@ export function sarifLog(results: readonly FileResult[], context: FormatContext)
   };
 }
 
-/** SARIF 2.1.0, pretty-printed with two spaces, ending with a newline. */
+/**
+ * SARIF 2.1.0, pretty-printed with two spaces, ending with a newline; exact
+ * values, written so that a terminal showing the log is safe (see json.ts).
+ */
 export const sarif: Formatter = (results: readonly FileResult[], context: FormatContext): string =>
-  `${JSON.stringify(sarifLog(results, context), null, 2)}\n`;
+  `${terminalSafeJson(sarifLog(results, context))}\n`;

@@ -2,9 +2,13 @@
  * The default, human-facing report, laid out like ESLint's `stylish`: an
  * underlined path per file with findings, one aligned row per finding, what
  * resume loses from the file, then a summary with the fixable counts.
+ * Paths, messages (filled with transcript values) and uuids are escaped for
+ * the terminal here, at render time, so the results keep exact values for
+ * the machine formats.
  */
 import { styleText } from 'node:util';
 import type { FileResult, Finding, ResumeSummary, Severity } from '../core/types.js';
+import { escapeForTerminal } from '../escape.js';
 import type { FormatContext, Formatter } from './types.js';
 import { countOf, problemsPhrase, totalsOf } from './summary.js';
 
@@ -45,9 +49,9 @@ function fileBlock(result: FileResult, paint: Paint): string[] {
   const rows = result.findings.map((f: Finding) => ({
     line: String(f.line),
     severity: f.severity,
-    message: stripPeriod(f.message),
+    message: escapeForTerminal(stripPeriod(f.message)),
     ruleId: f.ruleId,
-    uuid: f.uuid === undefined ? undefined : f.uuid.slice(0, 8),
+    uuid: f.uuid === undefined ? undefined : escapeForTerminal(f.uuid.slice(0, 8)),
   }));
   const width = (pick: (r: (typeof rows)[number]) => string): number =>
     rows.reduce((max, r) => Math.max(max, pick(r).length), 0);
@@ -56,7 +60,7 @@ function fileBlock(result: FileResult, paint: Paint): string[] {
   const messageWidth = width((r) => r.message);
   const ruleWidth = width((r) => r.ruleId);
 
-  const out = [paint('underline', result.filePath)];
+  const out = [paint('underline', escapeForTerminal(result.filePath))];
   for (const r of rows) {
     let row =
       `  ${paint('dim', r.line.padStart(lineWidth))}` +

@@ -20,42 +20,40 @@
  * Claude Code already reads it: delete the earlier line (unsafe; the older
  * body goes, and stays in the backup). Genuinely different records: give the
  * later one a new uuid, derived deterministically from the old one and its
- * line, and re-point the records written after it that name the old uuid
- * (unsafe: which copy a child meant is inferred from file order).
+ * line, and re-point the rows that belong with it: a row naming the
+ * shared uuid whose tool results answer that copy's tool call, that
+ * continues that copy's API response, or that was written after that copy
+ * and before the next one. Unsafe: which copy a row meant is inferred. The
+ * rename comes before any relink of the rows around it (`cclint fix`
+ * resolves duplicates first), so a row that lost its parent next to the
+ * renamed copy is relinked to the copy's new uuid, not to the first copy.
  *
  * ## Known false positives
  * Files whose uuids were replaced by placeholders (normalised test data).
  */
-import { createHash } from 'node:crypto';
 import type { RecordSummary } from '../core/records.js';
+import type { Renamed } from '../core/repair-targets.js';
 import type { SessionIndex } from '../core/session-index.js';
 import type { Fix, RecordEdit } from '../core/types.js';
 import { deleteLinesFix, setFieldsEdits } from '../core/fix-builders.js';
+import { jsonTextOfAnyDepth } from '../core/json-text.js';
 import { defineRule, shortId } from './rule.js';
 
-/** A v4-shaped uuid derived from the old uuid and line: stable across runs. */
-export function derivedUuid(uuid: string, line: number): string {
-  const h = createHash('sha256').update(`${uuid}:${line}`).digest('hex');
-  const variant = ((Number.parseInt(h[16] as string, 16) & 0x3) | 0x8).toString(16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
+export { derivedUuid } from '../core/repair-targets.js';
 
+/** The record as compact JSON, at any depth (a hostile record can be nested too deep for JSON.stringify). */
 function bodyOf(index: SessionIndex, r: RecordSummary): string {
-  return JSON.stringify(index.recordObject(r) ?? null);
+  return jsonTextOfAnyDepth(index.recordObject(r) ?? null);
 }
 
-function renameFix(index: SessionIndex, copy: RecordSummary, next: RecordSummary | undefined): Fix {
-  const uuid = copy.uuid as string;
-  const fresh = derivedUuid(uuid, copy.line);
+function renameFix(index: SessionIndex, renamed: Renamed): Fix {
+  const { record: copy, uuid: fresh, children } = renamed;
   return {
-    title: `Give the later record the new uuid ${fresh.slice(0, 8)} and re-point its children`,
+    title: `Give the later record the new uuid ${fresh.slice(0, 8)} and re-point the ${children.length} row(s) that belong with it`,
     applicability: 'unsafe',
     edits: () => {
       const edits: RecordEdit[] = [...setFieldsEdits(index, copy, { uuid: fresh })];
-      for (const r of index.records) {
-        if (r.ordinal <= copy.ordinal || (next !== undefined && r.ordinal >= next.ordinal)) continue;
-        if (r.parentUuid === uuid && r.line !== copy.line) edits.push(...setFieldsEdits(index, r, { parentUuid: fresh }));
-      }
+      for (const r of children) if (r.line !== copy.line) edits.push(...setFieldsEdits(index, r, { parentUuid: fresh }));
       return edits;
     },
   };
@@ -72,7 +70,7 @@ export default defineRule({
       different: 'uuid {uuid} is also on line {first} with a different body; resume silently keeps this body at line {first}',
     },
   },
-  check({ index, report }) {
+  check({ index, resume, report }) {
     const sharedLines = new Set(index.invalidLines.filter((l) => l.recoveredRecords > 1).map((l) => l.line));
     for (const [uuid, group] of index.duplicates) {
       const first = group[0] as RecordSummary;
@@ -93,8 +91,9 @@ export default defineRule({
         } else {
           const previous = group[i - 1] as RecordSummary;
           const rewrite = previous.type === copy.type && previous.parentUuid === copy.parentUuid;
+          const renamed = resume.renamed.find((r) => r.record === copy);
           const fix = !rewrite
-            ? renameFix(index, copy, group[i + 1])
+            ? renamed === undefined ? undefined : renameFix(index, renamed)
             : !sharedLines.has(previous.line) && i === group.length - 1
               ? deleteLinesFix(index, group.slice(0, -1).map((g) => g.line), 'Delete the superseded earlier body (Claude Code already reads this one)', 'unsafe')
               : undefined;

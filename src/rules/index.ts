@@ -8,6 +8,7 @@ import danglingToolUse from './dangling-tool-use.js';
 import duplicateUuid from './duplicate-uuid.js';
 import invalidJson from './invalid-json.js';
 import invalidTimestamp from './invalid-timestamp.js';
+import notATranscript from './not-a-transcript.js';
 import orphanRoot from './orphan-root.js';
 import orphanToolResult from './orphan-tool-result.js';
 import parentCycle from './parent-cycle.js';
@@ -24,6 +25,7 @@ export const RULES: readonly Rule[] = [
   duplicateUuid,
   invalidJson,
   invalidTimestamp,
+  notATranscript,
   orphanRoot,
   orphanToolResult,
   parentCycle,

@@ -18,6 +18,7 @@
  * ## Known false positives
  * Hand-written fixtures with placeholder timestamps.
  */
+import { jsonText } from '../core/json-text.js';
 import { defineRule } from './rule.js';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
@@ -39,7 +40,8 @@ export default defineRule({
         // The summary keeps string timestamps only; tell absent from non-string.
         const raw = index.recordObject(record)?.timestamp;
         if (raw === undefined) report({ messageId: 'missing', data: { type: record.type }, record });
-        else report({ messageId: 'invalid', data: { value: String(JSON.stringify(raw)).slice(0, 40) }, record });
+        // jsonText: a non-string timestamp may be nested too deep for JSON.stringify.
+        else report({ messageId: 'invalid', data: { value: jsonText(raw, 40) }, record });
       } else if (!ISO_UTC.test(record.timestamp) || Number.isNaN(record.time)) {
         report({ messageId: 'invalid', data: { value: record.timestamp.slice(0, 40) }, record });
       }

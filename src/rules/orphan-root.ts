@@ -15,18 +15,23 @@
  * message before it is dropped.
  *
  * ## Fix
- * Relink to the nearest earlier main-chain user/assistant record in the same
- * compaction segment. Unsafe: a null parent can also mean the person meant
- * to start over, which only they know. A compact boundary is never touched:
- * linking it to `logicalParentUuid` would pull the whole pre-compaction
- * history back into the context window.
+ * Relink to the row the record continues, chosen as for `phantom-parent`
+ * (the tool call it answers, the response it continues, the rewind point of
+ * a prompt typed again, the row resume would bridge to, the previous row).
+ * Safe for a row that cannot start a conversation: a tool result, a row of
+ * a response already under way, a row written within 5 s of the row it
+ * continues. Unsafe for a typed prompt: a null parent can also mean the
+ * person meant to start over, which only they know. A compact boundary is
+ * never touched: linking it to `logicalParentUuid` would pull the whole
+ * pre-compaction history back into the context window.
  *
  * ## Known false positives
  * Hand-edited files that start several conversations in one file with the
  * same session id; tools that strip `parentUuid` to null on export.
  */
-import { bridgeTarget, expectedRoot } from '../core/analysis.js';
+import { expectedRoot } from '../core/analysis.js';
 import { relinkFix } from '../core/fix-builders.js';
+import { isTypedPrompt } from '../core/repair-targets.js';
 import { defineRule } from './rule.js';
 
 export default defineRule({
@@ -34,7 +39,7 @@ export default defineRule({
     id: 'orphan-root',
     description: 'parentUuid may be null only on an expected root',
     severity: 'error',
-    fixable: 'unsafe',
+    fixable: 'safe',
     messages: {
       cutsHistory: '{type} record has parentUuid null in mid-file; resume starts here and drops {lost} earlier message(s)',
       orphan: '{type} record has parentUuid null in mid-file; it is cut off from the conversation before it',
@@ -45,8 +50,11 @@ export default defineRule({
       if (record.parentUuid !== null || !index.isChainRow(record)) continue;
       if (index.byUuid.get(record.uuid as string) !== record) continue;
       if (expectedRoot(index, record) !== undefined) continue;
-      const target = bridgeTarget(index, record);
-      const fix = target === undefined ? undefined : relinkFix(index, record, target, 'unsafe');
+      const choice = resume.repairs.find((r) => r.record === record)?.choice;
+      // Only a typed prompt can mean "start over"; anything else, or a
+      // prompt written within seconds of the row it continues, goes on.
+      const surely = choice !== undefined && (!isTypedPrompt(record) || choice.reason === 'bridge');
+      const fix = choice === undefined ? undefined : relinkFix(index, record, choice, surely ? 'safe' : 'unsafe');
       const type = record.subtype === undefined ? record.type : `${record.type}/${record.subtype}`;
       if (resume.end.kind === 'root' && resume.end.at === record && resume.total > resume.loaded) {
         report({ messageId: 'cutsHistory', data: { type, lost: resume.total - resume.loaded }, record, fix });

@@ -10,21 +10,25 @@
  * last.
  *
  * ## Why it matters
- * Claude Code 2.1.330 stops at the repeat and resumes a partial history;
- * 2.0.x and older loop forever on resume. Cycles come from
- * reused uuids (`saved_hook_context`) and hand edits.
+ * `claude --resume` (2.1.330) stops at the repeat and looks for a stand-in
+ * written at most 5 s earlier; when it finds one, or nothing lies beyond
+ * the repeat, the cycle costs nothing today (a warning), otherwise the
+ * history beyond the repeat is left out (an error). 2.0.x and older loop
+ * forever on resume. Cycles come from reused uuids (`saved_hook_context`)
+ * and hand edits.
  *
  * ## Fix
- * Break the cycle at the closing link: relink that record to the nearest
- * earlier main-chain user/assistant record outside the cycle, in the same
- * compaction segment. Unsafe: which link was wrong is a judgement.
+ * Break the cycle at the closing link: relink that record to the row it
+ * continues, outside the cycle, chosen as for `phantom-parent`. Safe when
+ * its content says which row that is (the tool call its result answers,
+ * the response it continues); unsafe otherwise, since which link was wrong
+ * is a judgement.
  *
  * ## Known false positives
  * None known: a cycle is never a legitimate shape.
  */
-import { previousConversational, reaches } from '../core/analysis.js';
-import type { RecordSummary } from '../core/records.js';
 import { relinkFix } from '../core/fix-builders.js';
+import { parentCycles } from '../core/repair-targets.js';
 import { defineRule, shortId } from './rule.js';
 
 export default defineRule({
@@ -32,49 +36,20 @@ export default defineRule({
     id: 'parent-cycle',
     description: 'Following parentUuid must never come back to the same record',
     severity: 'error',
-    fixable: 'unsafe',
+    fixable: 'safe',
     messages: {
-      cycle: 'parentUuid {parent} closes a cycle of {size} record(s); resume stops at the repeat',
+      cycle: 'parentUuid {parent} closes a cycle of {size} record(s); resume stops at the repeat and drops {lost} message(s)',
+      bridged: 'parentUuid {parent} closes a cycle of {size} record(s); resume gets past the repeat and loses nothing today',
     },
   },
-  check({ index, report }) {
-    // Colour walk over the effective records, by ordinal: 0 new, 1 on the
-    // current path, 2 done.
-    const state = new Uint8Array(index.records.length);
-    for (const start of index.effectiveRecords()) {
-      if (start.uuid === undefined || state[start.ordinal] !== 0) continue;
-      const path: RecordSummary[] = [];
-      let current: RecordSummary | undefined = start;
-      while (current !== undefined && state[current.ordinal] === 0) {
-        state[current.ordinal] = 1;
-        path.push(current);
-        current = index.parentOf(current);
-      }
-      if (current !== undefined && state[current.ordinal] === 1) {
-        const members = path.slice(path.indexOf(current));
-        const forward = members.filter((m) => (index.parentOf(m)?.ordinal ?? -1) > m.ordinal);
-        const closer = (forward.length > 0 ? forward : members).reduce((a, b) => (b.ordinal > a.ordinal ? b : a));
-        const inCycle = new Set(members);
-        let target = previousConversational(index, closer);
-        // Outside the cycle, in the same segment, and not hanging off the
-        // cycle itself (that would close a new one).
-        // An older body of a reused uuid is no target: its uuid is the link
-        // being replaced.
-        while (
-          target !== undefined &&
-          (inCycle.has(target) || index.byUuid.get(target.uuid as string) !== target || reaches(index, target, closer))
-        ) {
-          target = previousConversational(index, target);
-        }
-        if (target !== undefined && index.segmentOf(target) !== index.segmentOf(closer)) target = undefined;
-        report({
-          messageId: 'cycle',
-          data: { parent: shortId(closer.parentUuid), size: members.length },
-          record: closer,
-          fix: target === undefined ? undefined : relinkFix(index, closer, target, 'unsafe'),
-        });
-      }
-      for (const r of path) state[r.ordinal] = 2;
+  check({ index, resume, report }) {
+    for (const { closer, members } of parentCycles(index)) {
+      const choice = resume.repairs.find((r) => r.record === closer && r.kind === 'cycle')?.choice;
+      const sure = choice !== undefined && (choice.reason === 'tool-call' || choice.reason === 'same-response');
+      const fix = choice === undefined ? undefined : relinkFix(index, closer, choice, sure ? 'safe' : 'unsafe');
+      const data = { parent: shortId(closer.parentUuid), size: members.length, lost: resume.total - resume.loaded };
+      if (resume.total > resume.loaded) report({ messageId: 'cycle', data, record: closer, fix });
+      else report({ messageId: 'bridged', data, record: closer, severity: 'warning', fix });
     }
   },
 });

@@ -8,31 +8,35 @@
  * project folder (the session a copied or continued conversation came from).
  *
  * ## Why it matters
- * Claude Code walks `parentUuid` back from the last message to rebuild the
- * conversation. At a phantom parent it looks for a stand-in written at most
- * 5 s earlier; when there is none it stops, and everything before the gap is
- * silently left out of the resumed conversation (the "resume only shows the
- * last few messages" reports, https://github.com/anthropics/claude-code/issues/22526 and
- * https://github.com/anthropics/claude-code/issues/58554). A bridged gap is a warning; a gap
- * that cuts history is an error.
- * A subagent root whose main session file is simply absent is info: the
- * link cannot be checked, and subagent files are not resumed.
+ * `claude --resume` walks `parentUuid` back from the last message to rebuild
+ * the conversation. At a phantom parent it looks for a stand-in written at
+ * most 5 s earlier; when there is none it stops, and everything before the
+ * gap is silently left out of the resumed conversation (the "resume only
+ * shows the last few messages" reports,
+ * https://github.com/anthropics/claude-code/issues/22526 and
+ * https://github.com/anthropics/claude-code/issues/58554). A gap resume
+ * bridges is a warning; a gap that cuts history is an error. A subagent root whose main session file is simply absent is info:
+ * the link cannot be checked, and subagent files are not resumed.
  *
  * ## Fix
- * Relink to the nearest earlier main-chain user/assistant record in the same
- * compaction segment. Safe when the previous record has no other child on the
- * main chain (the relink reproduces the linear history Claude Code wrote);
- * unsafe when it already has one (the relink creates a fork and the choice
- * of branch is a guess). Never across a compact boundary, never to a later
- * record, never to a descendant (no cycles). No fix when there is no such
- * record.
+ * Relink to the row the record continues: the assistant row holding the
+ * tool call its tool result answers; the previous row of the API response
+ * it continues (same `message.id`); for a prompt typed again at a rewind,
+ * the row the first attempt hangs from (never the tip of the abandoned
+ * attempt); else the latest row at most 5 s older (the row resume bridges to
+ * today), then the previous row in file order. Only user and assistant rows
+ * on the same side and in the same compaction segment qualify, never a
+ * descendant (no cycles), never a row of an abandoned attempt. Safe when the
+ * evidence agrees and the target has no other child on the main chain;
+ * unsafe when the rows disagree (both are offered to choose from) or the
+ * relink creates a fork. No fix when no row qualifies.
  *
  * ## Known false positives
  * A parent that lives in a file outside the checked paths (check a whole
  * project folder to resolve cross-file links). Sidechain rows of 1.0.x
  * sessions whose Task prompt was never written are reported as warnings.
  */
-import { bridgeTarget, isMainChainRow } from '../core/analysis.js';
+import { isMainChainRow } from '../core/analysis.js';
 import { relinkFix } from '../core/fix-builders.js';
 import { defineRule, shortId } from './rule.js';
 
@@ -62,8 +66,8 @@ export default defineRule({
         }
         continue;
       }
-      const target = bridgeTarget(index, record);
-      const fix = target === undefined ? undefined : relinkFix(index, record, target);
+      const choice = resume.repairs.find((r) => r.record === record)?.choice;
+      const fix = choice === undefined ? undefined : relinkFix(index, record, choice);
       if (!isMainChainRow(index, record)) {
         report({ messageId: 'sidechain', data: { parent: shortId(parent) }, record, severity: 'warning', fix });
         continue;

@@ -24,6 +24,12 @@ export interface RuleMeta {
    * applies it only when the rule is named with `--rule`.
    */
   readonly optInFix?: boolean | undefined;
+  /**
+   * The rule says the file is not what the other rules check (not a
+   * transcript at all): it runs first, and when it reports, the other rules
+   * do not run on the file, so none of their findings or fixes apply to it.
+   */
+  readonly exclusive?: boolean | undefined;
   /** messageId → template with `{placeholders}`. */
   readonly messages: Readonly<Record<string, string>>;
 }

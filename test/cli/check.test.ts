@@ -87,10 +87,8 @@ describe('cclint check', () => {
     expect(r.stderr).toContain('odd/empty.jsonl: empty file, nothing to check');
     const report = JSON.parse(r.stdout) as { results: Array<{ filePath: string; messages: Array<{ ruleId: string; line: number }> }> };
     expect(report.results.map((x) => path.basename(x.filePath))).toEqual(['empty.jsonl', 'garbage.jsonl']);
-    expect(report.results[1]?.messages.map((m) => [m.ruleId, m.line])).toEqual([
-      ['invalid-json', 1],
-      ['invalid-json', 2],
-    ]);
+    // Binary garbage is not a transcript: one finding, no line-by-line repairs.
+    expect(report.results[1]?.messages.map((m) => [m.ruleId, m.line])).toEqual([['not-a-transcript', 1]]);
   });
 
   it('checks a file once when a symbolic link leads to its folder again', async () => {
@@ -143,7 +141,7 @@ describe('cclint check', () => {
       expect(explain.stdout).toContain(section);
     }
     const rules = await run(['rules'], { env: box.env, cwd: box.root });
-    expect(rules.stdout.split('\n').filter((l) => /^[a-z-]+ +(error|warning|info) /.test(l))).toHaveLength(13);
+    expect(rules.stdout.split('\n').filter((l) => /^[a-z-]+ +(error|warning|info) /.test(l))).toHaveLength(14);
     expect((await run(['explain', 'nope'], { env: box.env, cwd: box.root })).code).toBe(2);
   });
 });

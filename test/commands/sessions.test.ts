@@ -159,9 +159,10 @@ describe('cclint sessions', () => {
     expect(r.stdout.split('\n')[1]).toMatch(/^5e550005 {2}other project/);
   });
 
-  it('an empty projects folder is an empty report; a missing one is exit 2', async () => {
-    expect(await run(['sessions'], box)).toEqual({ code: 0, stdout: 'no sessions found\n', stderr: '' });
-    expect(await run(['sessions', '-f', 'json'], box)).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
+  it('an empty projects folder is exit 2 with one line saying so; so is a missing one', async () => {
+    const none = `cclint: no session file found under ${box.projects}\n`;
+    expect(await run(['sessions'], box)).toEqual({ code: 2, stdout: 'no sessions found\n', stderr: none });
+    expect(await run(['sessions', '-f', 'json'], box)).toEqual({ code: 2, stdout: '[]\n', stderr: none });
     fs.rmSync(box.projects, { recursive: true });
     const r = await run(['sessions'], box);
     expect(r.code).toBe(2);

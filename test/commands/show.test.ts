@@ -121,6 +121,8 @@ describe('cclint show', () => {
       stdout: '',
       stderr: 'cclint: nowhere/x.jsonl: no such file or folder\n',
     });
+    expect(await run(['show', 'claude'], box)).toEqual({ code: 2, stdout: '', stderr: 'cclint: no session file found under claude\n' });
+    box.write(`${sid(1)}.jsonl`, [user(1, null, 'a')]);
     const folder = await run(['show', 'claude'], box);
     expect(folder.code).toBe(2);
     expect(folder.stderr).toMatch(/^cclint: claude is a folder; give one session file or session id/);
@@ -206,8 +208,8 @@ describe('cclint show: dates and subagent transcripts', () => {
 });
 
 describe('show rendering helpers', () => {
-  it('oneLine shows newlines as ⏎ and drops control characters', () => {
-    expect(oneLine('a\nb\r\nc\td\u0007')).toBe('a⏎b⏎c d');
+  it('oneLine shows newlines as ⏎, tabs as spaces and other control characters as visible escapes', () => {
+    expect(oneLine('a\nb\r\nc\td\u0007\u001b[2J\u202e')).toBe('a⏎b⏎c d\\x07\\x1b[2J\\u202e');
   });
   it('cut ends in … only when it cuts', () => {
     expect(cut('abcdef', 6)).toBe('abcdef');

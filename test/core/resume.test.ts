@@ -1,17 +1,20 @@
 /**
- * Unit cases for the resume model. Expectations were taken from the
- * official reader (getSessionMessages) run on the same records; the
- * differential test in test/oracle checks the model against it at scale.
+ * Unit cases for the resume models. Each expectation was taken from the
+ * real program run on the same records: the CLI's (`claude -p --resume`,
+ * 2.1.330, through the cli-oracle tool) for `messages`, the Agent SDK
+ * reader's (getSessionMessages) for `sdkMessages`. The differential tests in
+ * test/oracle-cli and test/oracle check both models at scale.
  */
 import { describe, expect, it } from 'vitest';
 import { resumeModel } from '../../src/core/resume.js';
 import { indexText } from '../support/corpus.js';
+import { CLI_CASES } from '../support/cli-cases.js';
 
 const u = (n: number) => `${String(n).repeat(8)}-${String(n).repeat(4)}-4${String(n).repeat(3)}-8${String(n).repeat(3)}-${String(n).repeat(12)}`;
 const at = (s: number) => `2026-01-01T00:00:0${s}.000Z`;
 const row = (o: Record<string, unknown>) => JSON.stringify({ isSidechain: false, sessionId: 's', ...o });
 
-describe('resume model: queued commands', () => {
+describe('SDK reader model: queued commands', () => {
   const text = [
     row({ parentUuid: null, type: 'user', message: { role: 'user', content: 'start' }, uuid: u(1), timestamp: at(0) }),
     row({ parentUuid: u(1), type: 'assistant', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'working' }] }, uuid: u(2), timestamp: at(1) }),
@@ -22,7 +25,7 @@ describe('resume model: queued commands', () => {
   ].join('\n');
 
   it('turns a queued command a reply follows into a user message with its source uuid', () => {
-    const messages = resumeModel(indexText(`${text}\n`)).messages;
+    const messages = resumeModel(indexText(`${text}\n`)).sdkMessages;
     expect(messages.map((m) => [m.uuid, m.type])).toEqual([
       [u(1), 'user'],
       [u(2), 'assistant'],
@@ -32,4 +35,16 @@ describe('resume model: queued commands', () => {
     ]);
     expect(messages[2]?.excerpt).toBe('also do this');
   });
+});
+
+describe('CLI model', () => {
+  for (const c of CLI_CASES) {
+    it(c.name, () => {
+      const model = resumeModel(indexText(c.text()));
+      const got = model.messages.map((m) => m.uuid as string);
+      if (c.ordered === false) expect(new Set(got)).toEqual(new Set(c.loaded));
+      else expect(got).toEqual(c.loaded);
+      c.also?.(model);
+    });
+  }
 });

@@ -50,6 +50,12 @@ function jsonlFilesUnder(root: string): string[] {
     .sort();
 }
 
+const notTranscripts = (results: ReadonlyMap<string, FileResult>): string[] =>
+  [...results.values()]
+    .filter((r) => r.findings.some((f) => f.ruleId === 'not-a-transcript'))
+    .map((r) => r.filePath)
+    .sort();
+
 const rulesIn = (results: ReadonlyMap<string, FileResult>, name: string): Set<string> =>
   new Set(results.get(name)?.findings.map((f) => f.ruleId));
 
@@ -84,6 +90,10 @@ describe('bundled corpus sweep', () => {
     expect(errorsOnRealFiles(BUNDLED_CORPUS, results)).toEqual([]);
   });
 
+  it('calls no bundled file "not a transcript"', () => {
+    expect(notTranscripts(results)).toEqual([]);
+  });
+
   it('does flag the hand-written broken fixtures', () => {
     expect([...rulesIn(results, 'claude-code-log/edge_cases.jsonl')].sort()).toEqual(
       expect.arrayContaining(['duplicate-uuid', 'invalid-json', 'orphan-root']),
@@ -110,6 +120,12 @@ describeSharedCorpus('corpus sweep', (corpus) => {
     expect(rulesIn(results, 'cchat/edge_cases.jsonl').has('invalid-json')).toBe(true);
     expect(rulesIn(results, 'claude-code-log/edge_cases.jsonl').has('duplicate-uuid')).toBe(true);
     expect(rulesIn(results, 'claude-code-log/edge_cases.jsonl').has('orphan-root')).toBe(true);
+  });
+
+  it('calls no corpus file "not a transcript" but the two hand-written usage-only fixtures', () => {
+    const flagged = notTranscripts(results);
+    expect(flagged).toEqual(['ccusage/projects/project-alpha/session-alpha/chat.jsonl', 'ccusage/projects/project-beta/session-beta/chat.jsonl']);
+    for (const f of flagged) expect(isRealUnaltered(files.find((x) => x.relative === f)?.kind ?? 'real')).toBe(false);
   });
 
   it('holds each bundled file byte for byte, with the kind the bundled SOURCES.md gives it', () => {

@@ -34,6 +34,21 @@ describe('github', () => {
     );
   });
 
+  it('shows terminal controls visibly before the workflow-command escapes, so the log cannot be restyled', () => {
+    const results = [
+      fileResult('d/\u001b[8m,x.jsonl', [finding({ ruleId: 'phantom-parent', line: 2, message: 'cwd "\u001b[2J\u009b1m\u202e%" line\nnext\r' })]),
+    ];
+    expect(github(results, context())).toBe(
+      [
+        '::group::d/\\x1b[8m,x.jsonl',
+        '::error file=d/\\x1b[8m%2Cx.jsonl,line=2,title=cclint(phantom-parent)::cwd "\\x1b[2J\\u009b1m\\u202e%25" line%0Anext\\r',
+        '::endgroup::',
+        'cclint: 1 problem (1 error, 0 warnings, 0 info) in 1 file',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('escapes % first, so an existing escape is not read back as a character', () => {
     expect(escapeData('%0A\n%')).toBe('%250A%0A%25');
     expect(escapeProperty('C:\\a,b%\n')).toBe('C%3A\\a%2Cb%25%0A');

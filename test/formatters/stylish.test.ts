@@ -32,6 +32,25 @@ describe('stylish', () => {
     expect(stylish(sample().slice(1), context({ unreadableInputs: true }))).toBe('✔ No problems in 1 file\n');
   });
 
+  it('shows escape sequences from a transcript in the path, message and uuid as visible escapes, aligned', () => {
+    const results = [
+      fileResult('p/\u001b[31mx.jsonl', [
+        finding({ ruleId: 'phantom-parent', line: 3, message: 'parentUuid \u001b]0;t\u0007… is not here.', uuid: '\u001b[2J\u202eabcdef' }),
+        finding({ ruleId: 'phantom-parent', line: 4, message: 'short', uuid: UUID_A }),
+      ]),
+    ];
+    expect(stylish(results, context())).toBe(
+      [
+        'p/\\x1b[31mx.jsonl',
+        '  3  error  parentUuid \\x1b]0;t\\x07… is not here  phantom-parent  \\x1b[2J\\u202eabc',
+        '  4  error  short                                 phantom-parent  9f3e1a2b',
+        '',
+        '✖ 2 problems (2 errors, 0 warnings, 0 info)',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('writes no escape code at all with colour off', () => {
     const out = stylish(sample(), context({ color: false, maxWarningsExceeded: { maxWarnings: 0, foundWarnings: 1 } }));
     expect(out).not.toContain('\u001b');

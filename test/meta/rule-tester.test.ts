@@ -8,7 +8,7 @@ import { defineRule } from '../../src/rules/rule.js';
 import { duplicateCases, lintCase, runInvalidCase, runValidCase, sessionFileOf } from '../helpers/rule-tester.js';
 import { PROJECT_FOLDER, SESSION_ID, assistant, jsonl, resetClock, user, uuidOf } from '../helpers/records.js';
 
-const midFileRoot = () => [user('u1'), assistant('a1', { parent: 'u1' }), user('u2'), assistant('a2', { parent: 'u2' })];
+const midFileRoot = () => [user('u1'), assistant('a1', { parent: 'u1' }), user('u2', { gapMs: 60_000 }), assistant('a2', { parent: 'u2' })];
 const good = { messageId: 'cutsHistory', line: 3, uuid: 'u2', fix: { applicability: 'unsafe' as const } };
 
 const thrower = defineRule({

@@ -44,7 +44,7 @@ function oracle(files: readonly string[]): Map<string, string[] | string> {
 }
 
 function modelMessages(file: string): string[] {
-  return resumeModel(indexText(fs.readFileSync(file))).messages.map((m) => m.uuid as string);
+  return resumeModel(indexText(fs.readFileSync(file))).sdkMessages.map((m) => m.uuid as string);
 }
 
 interface Comparison {

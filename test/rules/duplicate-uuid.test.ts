@@ -5,6 +5,9 @@ import { assistant, fileHistorySnapshot, jsonl, lastPrompt, summary, user } from
 const u1 = user('u1');
 const a1 = assistant('a1', { parent: 'u1' });
 const u2 = user('u2', { parent: 'a1' });
+/** `record` as a line with one more field nested `levels` deep (too deep for JSON.stringify to write back). */
+const withDeepField = (record: object, levels: number, leaf = '0'): string =>
+  JSON.stringify(record).replace(/}$/, `,"deep":${'{"x":'.repeat(levels)}${leaf}${'}'.repeat(levels)}}`);
 
 ruleTester(rule, {
   valid: [
@@ -37,6 +40,15 @@ ruleTester(rule, {
     },
   ],
   invalid: [
+    {
+      // Hostile input: bodies nested 5,000 levels deep are compared without JSON.stringify.
+      name: 'copies of a record nested 5,000 levels deep: identical, then different',
+      text: [JSON.stringify(u1), withDeepField(a1, 5000), withDeepField(a1, 5000), withDeepField(a1, 5000, '1'), ''].join('\n'),
+      errors: [
+        { messageId: 'identical', line: 3, uuid: 'a1', severity: 'warning', fix: { applicability: 'safe' } },
+        { messageId: 'different', line: 4, uuid: 'a1', severity: 'error', fix: { applicability: 'unsafe' } },
+      ],
+    },
     {
       name: 'an identical copy: warning, safe delete',
       records: [u1, a1, a1, u2],

@@ -17,6 +17,12 @@ ruleTester(rule, {
   ],
   invalid: [
     {
+      // Hostile input: JSON.stringify throws on a value this deep; the message shows its first 40 characters.
+      name: 'a timestamp nested 5,000 levels deep',
+      text: `${JSON.stringify(user('u1'))}\n${JSON.stringify(assistant('a1', { parent: 'u1' })).replace(/"timestamp":"[^"]*"/, `"timestamp":${'['.repeat(5000)}0${']'.repeat(5000)}`)}\n`,
+      errors: [{ messageId: 'invalid', line: 2, uuid: 'a1' }],
+    },
+    {
       name: 'a user row without a timestamp',
       records: [user('u1', { omit: ['timestamp'] }), assistant('a1', { parent: 'u1' })],
       errors: [{ messageId: 'missing', line: 1, uuid: 'u1' }],

@@ -102,8 +102,29 @@ ruleTester(rule, {
   invalid: [
     {
       name: 'a mid-file null parent on the resumed chain cuts the history before it',
-      records: [user('u1'), assistant('a1', { parent: 'u1' }), user('u2'), assistant('a2', { parent: 'u2' })],
+      records: [user('u1'), assistant('a1', { parent: 'u1' }), user('u2', { gapMs: 60_000 }), assistant('a2', { parent: 'u2' })],
+      // A typed prompt a minute later may be the person starting over: only they know.
       errors: [{ messageId: 'cutsHistory', line: 3, uuid: 'u2', fix: { applicability: 'unsafe' } }],
+    },
+    {
+      name: 'a typed prompt written a second after the answer it follows is surely a continuation',
+      records: [user('u1'), assistant('a1', { parent: 'u1' }), user('u2'), assistant('a2', { parent: 'u2' })],
+      errors: [{ messageId: 'cutsHistory', line: 3, uuid: 'u2', fix: { applicability: 'safe' } }],
+    },
+    {
+      name: 'an assistant row cannot start a conversation: its relink is safe even long after',
+      records: [user('u1'), assistant('a1', { parent: 'u1' }), user('u2', { parent: 'a1' }), assistant('a2', { parent: null, gapMs: 60_000 })],
+      errors: [{ messageId: 'cutsHistory', line: 4, uuid: 'a2', fix: { applicability: 'safe' } }],
+    },
+    {
+      name: 'a tool result goes back to its tool call, safely',
+      records: [
+        user('u1'),
+        assistant('a1', { parent: 'u1', toolUse: ['t1'] }),
+        toolResult('r1', { parent: null, toolUseId: 't1', gapMs: 60_000 }),
+        assistant('a2', { parent: 'r1' }),
+      ],
+      errors: [{ messageId: 'cutsHistory', line: 3, uuid: 'r1', fix: { applicability: 'safe' } }],
     },
     {
       name: 'a mid-file null parent off the resumed chain is an orphan',
@@ -122,7 +143,7 @@ ruleTester(rule, {
         user('u1'),
         user('i1', { parent: 'u1', text: '[Request interrupted by user]' }),
         assistant('a1', { parent: 'i1' }),
-        user('u2'),
+        user('u2', { gapMs: 60_000 }),
         assistant('a2', { parent: 'u2' }),
       ],
       errors: [{ messageId: 'cutsHistory', line: 4, uuid: 'u2', fix: { applicability: 'unsafe' } }],
@@ -141,21 +162,22 @@ ruleTester(rule, {
     {
       name: 'a sidechain assistant row in a main file is not a Task prompt',
       records: [user('u1'), assistant('a1', { parent: 'u1' }), assistant('sc1', { isSidechain: true }), user('u2', { parent: 'a1' })],
-      errors: [{ messageId: 'orphan', line: 3, uuid: 'sc1', fix: { applicability: 'unsafe' } }],
+      // The CLI ignores sidechain rows in a main file: nothing to relink them to.
+      errors: [{ messageId: 'orphan', line: 3, uuid: 'sc1', fix: null }],
     },
     {
       name: 'two breaks: each is reported on its own line',
       records: [
         user('u1'),
         assistant('a1', { parent: 'u1' }),
-        user('u2'),
+        user('u2', { gapMs: 60_000 }),
         assistant('a2', { parent: 'u2' }),
         user('u3'),
         assistant('a3', { parent: 'u3' }),
       ],
       errors: [
         { messageId: 'orphan', line: 3, uuid: 'u2', fix: { applicability: 'unsafe' } },
-        { messageId: 'cutsHistory', line: 5, uuid: 'u3', fix: { applicability: 'unsafe' } },
+        { messageId: 'cutsHistory', line: 5, uuid: 'u3', fix: { applicability: 'safe' } },
       ],
     },
     {
@@ -164,7 +186,7 @@ ruleTester(rule, {
       records: [
         user('s1', { isSidechain: true }),
         assistant('s2', { parent: 's1', isSidechain: true }),
-        user('s3', { isSidechain: true }),
+        user('s3', { isSidechain: true, gapMs: 60_000 }),
       ],
       errors: [{ messageId: 'orphan', line: 3, uuid: 's3', fix: { applicability: 'unsafe' } }],
     },

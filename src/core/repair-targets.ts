@@ -1,0 +1,380 @@
+/**
+ * Where each break of a file should be repaired to: the one answer that the
+ * rules' fixes, the intended conversation (`resume.total`) and the fix
+ * planner's gate share.
+ *
+ * A broken link (a parent that exists nowhere, a null parent in mid-file,
+ * the link that closes a cycle) is pointed at the row the orphan continues:
+ *
+ * 1. the row its content answers: the assistant row holding the tool call
+ *    its tool_result answers, or the previous row of the API response its
+ *    `message.id` continues;
+ * 2. for a prompt typed again at a rewind (an earlier prompt with the same
+ *    text hangs from an earlier row), the row that earlier prompt hangs
+ *    from: the rewind point, not the tip of the abandoned attempt;
+ * 3. else the latest row at most 5 s older (what `claude --resume` bridges
+ *    to itself), then the previous row in file order.
+ *
+ * Candidates are user and assistant rows on the same side (main chain or
+ * sidechain) and in the same compaction segment, never the orphan's own
+ * descendants (a cycle), never the superseded body of a repeated uuid, and
+ * never a row of an abandoned attempt (a branch left at a rewind) unless the
+ * orphan is in that attempt too. When the signals disagree the choice is a
+ * guess: the fix is unsafe and the alternatives are named.
+ *
+ * A uuid carried by two different records is resolved first: the later
+ * copy gets a new uuid, and each row naming the shared uuid as parent goes
+ * to the copy it belongs with (its tool results answer that copy's call, it
+ * continues that copy's response, or that copy is the nearest before it).
+ */
+import { createHash } from 'node:crypto';
+import { expectedRoot, isMainChainRow } from './analysis.js';
+import { type RecordSummary, isCompactBoundary } from './records.js';
+import type { SessionIndex } from './session-index.js';
+
+/** How far back a stand-in may lie, as Claude Code's chain walk bridges (ms). */
+export const BRIDGE_WINDOW_MS = 5_000;
+
+export type RelinkReason = 'tool-call' | 'same-response' | 'rewind-point' | 'bridge' | 'previous';
+
+export interface RelinkChoice {
+  readonly target: RecordSummary;
+  readonly reason: RelinkReason;
+  /** Other rows the orphan may continue; non-empty when the choice is a guess. */
+  readonly alternatives: readonly RecordSummary[];
+}
+
+/** A v4-shaped uuid derived from the old uuid and its line: stable across runs. */
+export function derivedUuid(uuid: string, line: number): string {
+  const h = createHash('sha256').update(`${uuid}:${line}`).digest('hex');
+  const variant = ((Number.parseInt(h[16] as string, 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+function isConversational(r: RecordSummary): boolean {
+  return r.type === 'user' || r.type === 'assistant';
+}
+
+/** A prompt a person typed: a user row that is not tool results, meta or a summary. */
+export function isTypedPrompt(r: RecordSummary): boolean {
+  return (
+    r.type === 'user' &&
+    !r.isMeta &&
+    !r.isCompactSummary &&
+    r.toolResultIds.length === 0 &&
+    r.commandTag === undefined &&
+    !r.interrupt &&
+    r.excerpt.trim() !== ''
+  );
+}
+
+interface Facts {
+  /** Conversational rows of the file, latest time last (NaN times left out). */
+  readonly byTime: readonly RecordSummary[];
+  /** Ordinals of rows on abandoned attempts (branches left at a rewind), by abandoned branch root. */
+  readonly abandonedRoot: Int32Array;
+  /** Assistant rows by tool_use id. */
+  readonly toolOwners: ReadonlyMap<string, readonly RecordSummary[]>;
+  /** Effective assistant rows by message id. */
+  readonly responses: ReadonlyMap<string, readonly RecordSummary[]>;
+}
+
+const factsCache = new WeakMap<SessionIndex, Facts>();
+
+function facts(index: SessionIndex): Facts {
+  let f = factsCache.get(index);
+  if (f !== undefined) return f;
+  const byTime: RecordSummary[] = [];
+  const toolOwners = new Map<string, RecordSummary[]>();
+  const responses = new Map<string, RecordSummary[]>();
+  for (const r of index.effectiveRecords()) {
+    if (!isConversational(r) || r.uuid === undefined) continue;
+    if (!Number.isNaN(r.time)) byTime.push(r);
+    if (r.type === 'assistant') {
+      for (const t of r.toolUseIds) {
+        const list = toolOwners.get(t);
+        if (list === undefined) toolOwners.set(t, [r]);
+        else list.push(r);
+      }
+      if (r.messageId !== undefined) {
+        const list = responses.get(r.messageId);
+        if (list === undefined) responses.set(r.messageId, [r]);
+        else list.push(r);
+      }
+    }
+  }
+  byTime.sort((a, b) => a.time - b.time || a.ordinal - b.ordinal);
+  f = { byTime, abandonedRoot: abandonedAttempts(index), toolOwners, responses };
+  factsCache.set(index, f);
+  return f;
+}
+
+/**
+ * Rows of attempts a person abandoned at a rewind: where one row has two or
+ * more typed prompts as children, every prompt's subtree but the newest
+ * one's (by time, then file order) is an abandoned attempt. Marks each row
+ * of such a subtree with the ordinal of the attempt's first row.
+ */
+function abandonedAttempts(index: SessionIndex): Int32Array {
+  const marks = new Int32Array(index.records.length).fill(-1);
+  for (const parent of index.effectiveRecords()) {
+    if (parent.uuid === undefined || index.childCount(parent.uuid) < 2) continue;
+    const prompts = index.childrenOf(parent.uuid).filter((c) => isTypedPrompt(c) && !c.isSidechain);
+    if (prompts.length < 2) continue;
+    const kept = prompts.reduce((best, c) => (c.time > best.time || (!(c.time < best.time) && c.ordinal > best.ordinal) ? c : best));
+    for (const attempt of prompts) {
+      if (attempt === kept) continue;
+      const stack = [attempt];
+      while (stack.length > 0) {
+        const r = stack.pop() as RecordSummary;
+        if (marks[r.ordinal] !== -1) continue;
+        marks[r.ordinal] = attempt.ordinal;
+        if (r.uuid !== undefined) for (const c of index.childrenOf(r.uuid)) stack.push(c);
+      }
+    }
+  }
+  return marks;
+}
+
+/** The attempt (its first row's ordinal) a row was abandoned with, or -1. */
+export function abandonedAttemptOf(index: SessionIndex, r: RecordSummary): number {
+  return facts(index).abandonedRoot[r.ordinal] ?? -1;
+}
+
+/** Copies of a repeated uuid that stay distinct records once the later ones are renamed. */
+const distinctCopies = new WeakMap<SessionIndex, ReadonlySet<RecordSummary>>();
+
+/** Whether `target` may carry `orphan` as a child. */
+function eligible(index: SessionIndex, orphan: RecordSummary, target: RecordSummary, exclude?: ReadonlySet<RecordSummary>): boolean {
+  if (target === orphan || !isConversational(target) || target.uuid === undefined) return false;
+  if (index.byUuid.get(target.uuid) !== target && distinctCopies.get(index)?.has(target) !== true) return false;
+  if (exclude?.has(target) === true) return false;
+  if (target.isSidechain !== orphan.isSidechain && isMainChainRow(index, orphan)) return false;
+  if (index.segmentOf(target) !== index.segmentOf(orphan)) return false;
+  if (index.isAncestor(orphan, target)) return false;
+  const attempt = abandonedAttemptOf(index, target);
+  if (attempt !== -1 && abandonedAttemptOf(index, orphan) !== attempt) return false;
+  return true;
+}
+
+/** The latest eligible row written before `r` in file order. */
+function previousInFile(index: SessionIndex, r: RecordSummary, exclude?: ReadonlySet<RecordSummary>): RecordSummary | undefined {
+  for (let o = r.ordinal - 1; o >= 0; o--) {
+    const c = index.records[o] as RecordSummary;
+    if (isCompactBoundary(c) && !c.isSidechain && index.segmentOf(c) !== index.segmentOf(r)) return undefined;
+    if (eligible(index, r, c, exclude)) return c;
+  }
+  return undefined;
+}
+
+/** The latest eligible row at most {@link BRIDGE_WINDOW_MS} older than `r`. */
+function latestWithinWindow(index: SessionIndex, r: RecordSummary, exclude?: ReadonlySet<RecordSummary>): RecordSummary | undefined {
+  if (Number.isNaN(r.time)) return undefined;
+  const rows = facts(index).byTime;
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((rows[mid] as RecordSummary).time <= r.time) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo - 1; i >= 0; i--) {
+    const c = rows[i] as RecordSummary;
+    if (r.time - c.time > BRIDGE_WINDOW_MS) break;
+    if (c.ordinal < r.ordinal && eligible(index, r, c, exclude)) return c;
+  }
+  return undefined;
+}
+
+/** The row holding the tool call `r`'s tool result answers, written before it. */
+function toolCallOf(index: SessionIndex, r: RecordSummary, exclude?: ReadonlySet<RecordSummary>): RecordSummary | undefined {
+  if (r.type !== 'user' || r.toolResultIds.length === 0) return undefined;
+  const source = r.sourceToolAssistantUuid === undefined ? undefined : index.byUuid.get(r.sourceToolAssistantUuid);
+  if (source !== undefined && source.toolUseIds.some((t) => r.toolResultIds.includes(t)) && eligible(index, r, source, exclude)) {
+    return source;
+  }
+  const owners = facts(index).toolOwners;
+  let best: RecordSummary | undefined;
+  for (const t of r.toolResultIds) {
+    for (const owner of owners.get(t) ?? []) {
+      if (owner.ordinal < r.ordinal && eligible(index, r, owner, exclude) && (best === undefined || owner.ordinal > best.ordinal)) best = owner;
+    }
+  }
+  return best;
+}
+
+/** The previous row of the API response `r` continues (same `message.id`). */
+function sameResponse(index: SessionIndex, r: RecordSummary, exclude?: ReadonlySet<RecordSummary>): RecordSummary | undefined {
+  if (r.type !== 'assistant' || r.messageId === undefined) return undefined;
+  let best: RecordSummary | undefined;
+  for (const c of facts(index).responses.get(r.messageId) ?? []) {
+    if (c.ordinal < r.ordinal && c.isSidechain === r.isSidechain && c.agentId === r.agentId && eligible(index, r, c, exclude)) {
+      if (best === undefined || c.ordinal > best.ordinal) best = c;
+    }
+  }
+  return best;
+}
+
+/**
+ * A prompt typed again at a rewind: an earlier prompt with the same text on
+ * the path back from `previous`; the row that earlier prompt hangs from.
+ */
+function rewindPoint(index: SessionIndex, r: RecordSummary, previous: RecordSummary | undefined, exclude?: ReadonlySet<RecordSummary>): RecordSummary | undefined {
+  if (!isTypedPrompt(r) || previous === undefined) return undefined;
+  const text = r.excerpt.trim();
+  const seen = new Set<RecordSummary>();
+  let current: RecordSummary | undefined = previous;
+  let prompts = 0;
+  while (current !== undefined && !seen.has(current) && prompts < 50) {
+    seen.add(current);
+    if (isTypedPrompt(current)) {
+      prompts++;
+      if (current.excerpt.trim() === text) {
+        const point = index.parentOf(current);
+        return point !== undefined && eligible(index, r, point, exclude) ? point : undefined;
+      }
+    }
+    current = index.parentOf(current);
+  }
+  return undefined;
+}
+
+/**
+ * The row a broken link of `r` should point at, with the reason and the
+ * other plausible rows; undefined when no row qualifies (the orphan starts
+ * its segment). `exclude` keeps rows out (the members of a cycle).
+ */
+export function relinkTarget(index: SessionIndex, r: RecordSummary, exclude?: ReadonlySet<RecordSummary>): RelinkChoice | undefined {
+  const call = toolCallOf(index, r, exclude);
+  if (call !== undefined) return { target: call, reason: 'tool-call', alternatives: [] };
+  const response = sameResponse(index, r, exclude);
+  if (response !== undefined) return { target: response, reason: 'same-response', alternatives: [] };
+  const previous = previousInFile(index, r, exclude);
+  const point = rewindPoint(index, r, previous, exclude);
+  if (point !== undefined) return { target: point, reason: 'rewind-point', alternatives: previous === undefined ? [] : [previous] };
+  const bridged = latestWithinWindow(index, r, exclude);
+  if (bridged !== undefined) {
+    return { target: bridged, reason: 'bridge', alternatives: previous !== undefined && previous !== bridged ? [previous] : [] };
+  }
+  if (previous === undefined) return undefined;
+  return { target: previous, reason: 'previous', alternatives: [] };
+}
+
+/** A uuid two different records carry: the later copy's new uuid, and who belongs to it. */
+export interface Renamed {
+  readonly record: RecordSummary;
+  readonly uuid: string;
+  /** Rows naming the shared uuid that belong with this copy. */
+  readonly children: readonly RecordSummary[];
+}
+
+/** Two bodies under one uuid that are the same record written again (same type and parent). */
+export function isRewrite(earlier: RecordSummary, later: RecordSummary): boolean {
+  return earlier.type === later.type && earlier.parentUuid === later.parentUuid;
+}
+
+/**
+ * For each uuid carried by genuinely different records: the later copies
+ * with their new uuids and the children that belong with each. `differs`
+ * says whether two records of a group have different bodies.
+ */
+export function renamedCopies(
+  index: SessionIndex,
+  differs: (a: RecordSummary, b: RecordSummary) => boolean,
+): Renamed[] {
+  const out: Renamed[] = [];
+  for (const [uuid, group] of index.duplicates) {
+    const copies: RecordSummary[] = [group[0] as RecordSummary];
+    for (let i = 1; i < group.length; i++) {
+      const copy = group[i] as RecordSummary;
+      const previous = group[i - 1] as RecordSummary;
+      if (copy.recovery !== undefined || !differs(previous, copy) || isRewrite(previous, copy)) continue;
+      copies.push(copy);
+    }
+    if (copies.length < 2) continue;
+    const owned = new Map<RecordSummary, RecordSummary[]>(copies.map((c) => [c, []]));
+    for (const child of index.records) {
+      if (child.parentUuid !== uuid || child.uuid === uuid) continue;
+      owned.get(ownerCopy(copies, child))?.push(child);
+    }
+    for (const copy of copies.slice(1)) {
+      out.push({ record: copy, uuid: derivedUuid(uuid, copy.line), children: owned.get(copy) ?? [] });
+    }
+  }
+  return out;
+}
+
+/** Which of a uuid's copies a row naming that uuid as parent belongs with. */
+function ownerCopy(copies: readonly RecordSummary[], child: RecordSummary): RecordSummary {
+  for (const copy of copies) {
+    if (child.toolResultIds.some((t) => copy.toolUseIds.includes(t))) return copy;
+    if (child.type === 'assistant' && child.messageId !== undefined && child.messageId === copy.messageId) return copy;
+  }
+  let best = copies[0] as RecordSummary;
+  for (const copy of copies) if (copy.ordinal < child.ordinal && copy.ordinal > best.ordinal) best = copy;
+  return best;
+}
+
+/**
+ * Following parentUuid from these records comes back to them: each cycle
+ * with the record whose link is the odd one out (it points forward in the
+ * file; when several do, the last such member; when none, the member
+ * written last).
+ */
+export function parentCycles(index: SessionIndex): Array<{ closer: RecordSummary; members: readonly RecordSummary[] }> {
+  const out: Array<{ closer: RecordSummary; members: readonly RecordSummary[] }> = [];
+  const state = new Uint8Array(index.records.length);
+  for (const start of index.effectiveRecords()) {
+    if (start.uuid === undefined || state[start.ordinal] !== 0) continue;
+    const path: RecordSummary[] = [];
+    let current: RecordSummary | undefined = start;
+    while (current !== undefined && state[current.ordinal] === 0) {
+      state[current.ordinal] = 1;
+      path.push(current);
+      current = index.parentOf(current);
+    }
+    if (current !== undefined && state[current.ordinal] === 1) {
+      const members = path.slice(path.indexOf(current));
+      const forward = members.filter((m) => (index.parentOf(m)?.ordinal ?? -1) > m.ordinal);
+      const closer = (forward.length > 0 ? forward : members).reduce((a, b) => (b.ordinal > a.ordinal ? b : a));
+      out.push({ closer, members });
+    }
+    for (const r of path) state[r.ordinal] = 2;
+  }
+  return out;
+}
+
+/** A break and where its repair points it. */
+export interface LinkRepair {
+  readonly record: RecordSummary;
+  readonly kind: 'phantom' | 'null' | 'cycle';
+  readonly choice: RelinkChoice | undefined;
+}
+
+/**
+ * Every broken link of the file (effective records only) with its repair
+ * target, once the `renamed` copies of repeated uuids are told apart.
+ */
+export function linkRepairs(index: SessionIndex, renamed: readonly Renamed[] = []): LinkRepair[] {
+  if (renamed.length > 0) {
+    const distinct = new Set<RecordSummary>();
+    for (const copy of renamed) {
+      distinct.add(copy.record);
+      for (const other of index.duplicates.get(copy.record.uuid as string) ?? []) distinct.add(other);
+    }
+    distinctCopies.set(index, distinct);
+  }
+  const out: LinkRepair[] = [];
+  for (const r of index.effectiveRecords()) {
+    if (!index.isChainRow(r)) continue;
+    if (index.hasMissingParent(r)) {
+      out.push({ record: r, kind: 'phantom', choice: relinkTarget(index, r) });
+    } else if (r.parentUuid === null && isMainChainRow(index, r) && expectedRoot(index, r) === undefined) {
+      out.push({ record: r, kind: 'null', choice: relinkTarget(index, r) });
+    }
+  }
+  for (const { closer, members } of parentCycles(index)) {
+    out.push({ record: closer, kind: 'cycle', choice: relinkTarget(index, closer, new Set(members)) });
+  }
+  return out;
+}

@@ -1,0 +1,77 @@
+/**
+ * Terminal hygiene for text that comes from a transcript or the file system.
+ *
+ * A transcript is data someone else may have written: a tool name, a `cwd`,
+ * a title, a record type or a file name can hold an escape sequence that
+ * recolours, hides or rewrites what the person sees, moves the cursor, sets
+ * the window title or, with bidirectional overrides, shows text in another
+ * order than it is stored (Trojan Source). Every such string passes
+ * {@link escapeForTerminal} before it reaches a human-facing stream, so each
+ * of these characters is shown as a visible escape (`\x1b`, `\u202e`)
+ * instead of acting on the terminal.
+ *
+ * The escape is for the eye, not a reversible encoding: a backslash is left
+ * alone, so a title that literally reads `\x1b` looks the same as one holding
+ * an ESC. Machine formats keep exact values and use {@link terminalSafeJson}.
+ */
+
+export interface EscapeOptions {
+  /**
+   * Leave line feeds, tabs and CRLF pairs as they are, for text printed as
+   * several lines. By default they are escaped too: a value shown in a table
+   * cell, a one-line message or an annotation must not start a line of its
+   * own (a forged `cclint:` line, a workflow command).
+   */
+  readonly multiline?: boolean | undefined;
+}
+
+/**
+ * What acts on a terminal instead of printing: C0 controls, DEL, C1 controls
+ * (U+009B is a one-character CSI), the line and paragraph separators, the
+ * bidirectional embeddings, overrides and isolates, and lone UTF-16
+ * surrogates (which cannot be written as UTF-8 and would turn into U+FFFD).
+ * With the `u` flag a surrogate range only matches an unpaired half.
+ */
+const UNSAFE_CLASS = '\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff';
+const UNSAFE_ANY = new RegExp(`[${UNSAFE_CLASS}]`, 'u');
+const UNSAFE_ALL = new RegExp(`[${UNSAFE_CLASS}]`, 'gu');
+/** As above, but a tab, a line feed and the CR of a CRLF pair pass. */
+const UNSAFE_MULTILINE_ALL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]|\r(?!\n)/gu;
+
+const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+function visible(character: string): string {
+  const named = NAMED[character];
+  if (named !== undefined) return named;
+  const code = character.charCodeAt(0);
+  return code < 0x80 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * `text` with every character that would act on a terminal shown as a
+ * visible escape: `\x1b` for ESC, `\n` for a line feed, `\u202e` for a
+ * right-to-left override, `\ud800` for half a surrogate pair. Printable text
+ * of any script, emoji included, passes unchanged, and a string without
+ * anything to escape is returned as it is (no copy).
+ */
+export function escapeForTerminal(text: string, options: EscapeOptions = {}): string {
+  if (!UNSAFE_ANY.test(text)) return text;
+  return text.replace(options.multiline === true ? UNSAFE_MULTILINE_ALL : UNSAFE_ALL, visible);
+}
+
+/**
+ * Characters that `JSON.stringify` leaves raw although a terminal may act on
+ * them. It already writes C0 controls and lone surrogates as `\u` escapes.
+ */
+const JSON_RAW_UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `JSON.stringify(value, null, indent)` with DEL, C1 controls, the line and
+ * paragraph separators and bidirectional controls written as `\u` escapes.
+ * JSON outside strings is printable ASCII, so these can only occur inside a
+ * string, where the escape stands for the very same character: a parser
+ * reads back exactly the value, and a terminal showing the report is safe.
+ */
+export function terminalSafeJson(value: unknown, indent = 2): string {
+  return JSON.stringify(value, null, indent).replace(JSON_RAW_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

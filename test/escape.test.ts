@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { escapeForTerminal, terminalSafeJson } from '../src/escape.js';
+
+/** Every code point a terminal may act on, per class. */
+const C0 = Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(i));
+const C1 = Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(0x80 + i));
+const BIDI = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'];
+/** Anything that must never reach a terminal raw. */
+const RAW_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/u;
+
+describe('escapeForTerminal', () => {
+  it('shows an ESC sequence, a bell and a C1 CSI as visible escapes', () => {
+    expect(escapeForTerminal('\u001b[2J\u001b]0;owned\u0007x\u009b31m')).toBe('\\x1b[2J\\x1b]0;owned\\x07x\\u009b31m');
+  });
+
+  it('names line feed, carriage return and tab, and writes other C0 controls and DEL as \\xHH', () => {
+    expect(escapeForTerminal('a\nb\rc\td\u0000e\u007f')).toBe('a\\nb\\rc\\td\\x00e\\x7f');
+  });
+
+  it('escapes every C0 and C1 control, every bidi override and isolate, and U+2028/U+2029', () => {
+    for (const c of [...C0, '\u007f', ...C1, ...BIDI, '\u2028', '\u2029']) {
+      const out = escapeForTerminal(`<${c}>`);
+      expect(out, `U+${c.charCodeAt(0).toString(16)}`).not.toMatch(RAW_UNSAFE);
+      expect(out).toMatch(/^<\\(x[0-9a-f]{2}|u[0-9a-f]{4}|[nrt])>$/);
+    }
+    expect(escapeForTerminal('\u202eevil\u2066')).toBe('\\u202eevil\\u2066');
+  });
+
+  it('escapes a lone surrogate but keeps a surrogate pair (an emoji)', () => {
+    expect(escapeForTerminal('a\ud800b\udc00c')).toBe('a\\ud800b\\udc00c');
+    expect(escapeForTerminal('ok 😀 \u05e9\u05dc\u05d5\u05dd é 日本')).toBe('ok 😀 \u05e9\u05dc\u05d5\u05dd é 日本');
+  });
+
+  it('returns the very string when there is nothing to escape', () => {
+    const text = 'plain C:\\path\\x1b text';
+    expect(escapeForTerminal(text)).toBe(text);
+  });
+
+  it('keeps line feeds, tabs and CRLF pairs in multiline mode, and escapes a lone CR and the rest', () => {
+    expect(escapeForTerminal('a\nb\tc\r\nd\re\u001bf', { multiline: true })).toBe('a\nb\tc\r\nd\\re\\x1bf');
+  });
+});
+
+describe('terminalSafeJson', () => {
+  it('writes DEL, C1, bidi controls and separators as \\u escapes that parse back to the same value', () => {
+    const value = { title: 'x\u009b\u202e\u007f\u2028\u2029\u2066y', c0: '\u001b\u0000', lone: 'a\ud800b' };
+    const text = terminalSafeJson(value);
+    expect(text.replaceAll('\n', '')).not.toMatch(RAW_UNSAFE);
+    expect(text).toContain('"x\\u009b\\u202e\\u007f\\u2028\\u2029\\u2066y"');
+    expect(JSON.parse(text)).toEqual(value);
+  });
+
+  it('is JSON.stringify with the given indent when nothing needs escaping', () => {
+    const value = { a: [1, 'é 😀'], b: null };
+    expect(terminalSafeJson(value)).toBe(JSON.stringify(value, null, 2));
+    expect(terminalSafeJson(value, 0)).toBe(JSON.stringify(value));
+  });
+});

@@ -1,0 +1,145 @@
+/**
+ * Small files with what `claude -p --resume` (2.1.330) sends for each: the
+ * CLI model's unit cases (test/core/resume.test.ts) and, run through the
+ * real binary, a check that each expectation is what the CLI does
+ * (test/oracle-cli/cases.test.ts). `loaded` lists the rows counted as
+ * `resume.loaded`: sent, not meta, not sidechain, a line of their own.
+ */
+import { expect } from 'vitest';
+import type { ResumeModel } from '../../src/core/resume.js';
+import { assistant, iso, jsonl, resetClock, T0, toolResult, user, uuidOf } from '../helpers/records.js';
+
+export interface CliCase {
+  readonly name: string;
+  /** The file's text; built fresh each time (the record clock is global). */
+  readonly text: () => string;
+  readonly loaded: readonly string[];
+  /** Compare as sets (rows put back by `message.id` come in the CLI's own order). */
+  readonly ordered?: boolean;
+  /** More to check of the model. */
+  readonly also?: (model: ResumeModel) => void;
+}
+
+const ids = (...names: string[]): string[] => names.map(uuidOf);
+const line = (r: Record<string, unknown>): string => JSON.stringify(r);
+
+function bridgeAfter(gap: number): string {
+  resetClock();
+  const records = [user('u1'), assistant('a1', { parent: 'u1' }), user('u2', { parent: 'a1' }), assistant('a2', { parent: 'u2' })];
+  records.push(user('u3', { parent: 'gone', gapMs: gap }), assistant('a3', { parent: 'u3' }));
+  return jsonl(records);
+}
+
+export const CLI_CASES: readonly CliCase[] = [
+  {
+    name: 'bridges a missing parent to a row written 5,000 ms earlier',
+    text: () => bridgeAfter(5_000),
+    loaded: ids('u1', 'a1', 'u2', 'a2', 'u3', 'a3'),
+  },
+  {
+    name: 'does not bridge a missing parent to a row written 5,001 ms earlier',
+    text: () => bridgeAfter(5_001),
+    loaded: ids('u3', 'a3'),
+  },
+  {
+    // A tool result and the interrupt marker after it share a timestamp.
+    name: 'among stand-ins written in the same millisecond takes the one written first',
+    text: () => {
+      resetClock();
+      const at = iso(T0 + 5_000);
+      return jsonl([
+        user('u1'),
+        assistant('a1', { parent: 'u1', toolUse: ['t1'] }),
+        toolResult('r1', { parent: 'a1', toolUseId: 't1', timestamp: at }),
+        user('i1', { parent: 'r1', text: '[Request interrupted by user for tool use]', timestamp: at }),
+        user('u2', { parent: 'gone', timestamp: iso(T0 + 6_000) }),
+        assistant('a2', { parent: 'u2' }),
+      ]);
+    },
+    loaded: ids('u1', 'a1', 'r1', 'u2', 'a2'),
+  },
+  {
+    // u2 reaches the CLI (u3, its child, resumes the whole history) but, as
+    // a record of a damaged line, is not a row of its own.
+    name: 'keeps the first of two records glued on one line and loses the second',
+    text: () => {
+      resetClock();
+      const rows = [user('u1'), assistant('a1', { parent: 'u1' }), user('u2', { parent: 'a1' }), assistant('a2', { parent: 'u2' })];
+      const later = [user('u3', { parent: 'u2', gapMs: 60_000 }), assistant('a3', { parent: 'u3' })];
+      return `${line(rows[0]!)}\n${line(rows[1]!)}\n${line(rows[2]!)}${line(rows[3]!)}\n${later.map(line).join('\n')}\n`;
+    },
+    loaded: ids('u1', 'a1', 'u3', 'a3'),
+    also: (model) => {
+      expect(model.chain.map((r) => r.uuid)).toContain(uuidOf('u2'));
+      expect(model.chain.map((r) => r.uuid)).not.toContain(uuidOf('a2'));
+    },
+  },
+  {
+    name: 'does not count a tool result whose call is not on the chain (the CLI drops it)',
+    text: () => {
+      resetClock();
+      return jsonl([
+        user('u1'),
+        assistant('a1', { parent: 'u1', toolUse: ['t1'] }),
+        toolResult('r1', { parent: 'gone', toolUseId: 't1', gapMs: 60_000 }),
+        assistant('a2', { parent: 'r1' }),
+      ]);
+    },
+    loaded: ids('a2'),
+  },
+  {
+    // The next row names the first block of the response, not the last.
+    name: 'puts back the rows of a response the walk did not pass through',
+    text: () => {
+      resetClock();
+      return jsonl([
+        user('u1'),
+        assistant('a1', { parent: 'u1', messageId: 'm1', text: 'first block' }),
+        assistant('a1b', { parent: 'a1', messageId: 'm1', toolUse: ['t1'] }),
+        toolResult('r1', { parent: 'a1b', toolUseId: 't1' }),
+        assistant('a2', { parent: 'a1' }),
+      ]);
+    },
+    loaded: ids('u1', 'a1', 'a1b', 'r1', 'a2'),
+    ordered: false,
+  },
+  {
+    name: 'stops at a cycle whose repeat has no stand-in',
+    text: () => {
+      resetClock();
+      return jsonl([user('u1'), assistant('a1', { parent: 'u1' }), user('x1', { parent: 'x2', gapMs: 60_000 }), assistant('x2', { parent: 'x1' })]);
+    },
+    loaded: ids('x1', 'x2'),
+  },
+  {
+    name: 'goes on through a cycle whose repeat has a stand-in',
+    text: () => {
+      resetClock();
+      return jsonl([user('u1'), assistant('a1', { parent: 'u1' }), user('x1', { parent: 'x2' }), assistant('x2', { parent: 'x1' })]);
+    },
+    loaded: ids('u1', 'a1', 'x1', 'x2'),
+  },
+  {
+    // The issue's minimal case: L6 reuses L1's uuid, L7 names L6's own (lost) uuid.
+    name: 'a conflicting duplicate uuid: the CLI loses the history before the reused row',
+    text: () => {
+      resetClock();
+      return jsonl([
+        user('q1'),
+        assistant('a1', { parent: 'q1' }),
+        user('q2', { parent: 'a1' }),
+        assistant('a2', { parent: 'q2' }),
+        user('q3', { parent: 'a2' }),
+        { ...assistant('a3', { parent: 'q3' }), uuid: uuidOf('q1') },
+        user('q4', { parent: 'a3', gapMs: 2_000 }),
+        assistant('a4', { parent: 'q4' }),
+      ]);
+    },
+    loaded: ids('q1', 'a2', 'q2', 'a1', 'q3', 'q4', 'a4'),
+    ordered: false,
+    also: (model) => {
+      expect(model.total).toBe(8);
+      expect(model.fidelity).toBeLessThan(1);
+    },
+  },
+];
