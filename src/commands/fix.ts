@@ -20,7 +20,7 @@ import type { Io } from '../io.js';
 import { useColor } from '../io.js';
 import type { PlanPolicy } from '../repair/plan.js';
 import type { Decider, FilePlan } from '../repair/types.js';
-import { collect, lintOptions, resolveInputs } from './shared.js';
+import { collect, reportIgnored, resolveInputs, runConfig } from './shared.js';
 import { VERSION } from '../version.js';
 
 interface FixOptions {
@@ -144,7 +144,7 @@ export function fixCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--unsafe', 'also apply fixes marked unsafe (heuristic relinks, new uuids, content rewrites)')
     .addOption(new Option('-f, --format <name>', 'dry-run output').choices(['stylish', 'json']).default('stylish'))
     .option('--rule <id>', 'only fix what this rule finds (repeatable)', collect, [])
-    .option('-c, --config <file>', 'use this config file instead of ./.cclintrc.json')
+    .option('-c, --config <file>', 'use this config file instead of the .cclintrc.json / cclint.config.json found from here upward')
     .option('--backup-dir <dir>', 'where backups go (default: $CCLINT_HOME/backups, never inside the projects folder)')
     .option('--audit-log <file>', 'the append-only audit log (default: $CCLINT_HOME/audit.jsonl)')
     .option('--force', 'write even when the session looks active (changed in the last 60 s or held by a running Claude Code)')
@@ -175,9 +175,10 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
       const { planFile } = await import('../repair/plan.js');
       const { cclintHome, commitPlan } = await import('../repair/write.js');
       const { nodeFs } = await import('../repair/fs-port.js');
-      const lint = lintOptions(io, options.config, []);
+      const { lint, ignore } = runConfig(io, options.config, []);
       const { inputs } = resolveInputs(paths, io);
-      const discovery = discover(inputs, io.cwd);
+      const discovery = discover(inputs, io.cwd, { ignore });
+      reportIgnored(io, discovery.ignoredExplicit);
       let failed = false;
       for (const problem of discovery.problems) {
         io.stderr.write(`cclint: ${problem.message}\n`);

@@ -55,6 +55,32 @@ export function clock(time: number): string {
   return Number.isNaN(time) ? '--:--:--' : new Date(time).toISOString().slice(11, 19);
 }
 
+/** How a listing prints its times: a clock when they all fall on one UTC day, else date and clock. */
+export interface TimeColumn {
+  readonly width: number;
+  format(time: number): string;
+}
+
+/** `HH:MM:SS` for times within one UTC day; `YYYY-MM-DD HH:MM:SS` once they span days. */
+export function timeColumn(times: Iterable<number>): TimeColumn {
+  let day: string | undefined;
+  let spansDays = false;
+  for (const time of times) {
+    if (Number.isNaN(time)) continue;
+    const date = new Date(time).toISOString().slice(0, 10);
+    if (day === undefined) day = date;
+    else if (date !== day) {
+      spansDays = true;
+      break;
+    }
+  }
+  if (!spansDays) return { width: 8, format: clock };
+  return {
+    width: 19,
+    format: (time) => (Number.isNaN(time) ? '---------- --:--:--' : new Date(time).toISOString().replace('T', ' ').slice(0, 19)),
+  };
+}
+
 /** `YYYY-MM-DD HH:MM` in UTC, or `-`. */
 export function dateTime(time: number): string {
   if (Number.isNaN(time)) return '-';

@@ -8,7 +8,9 @@
  * cannot be read, is not a transcript or holds no session file. A file that
  * is not a transcript makes no row; a note says so.
  */
-import { Command, Option } from 'commander';
+import path from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { didYouMean } from '../core/did-you-mean.js';
 import { discover } from '../core/discovery.js';
 import { lintGroup, ProjectRegistry } from '../engine/linter.js';
 import { type RecordSummary, INTERRUPT_MARKER } from '../core/records.js';
@@ -17,10 +19,9 @@ import { type NotTranscript, describeNotTranscript, notTranscript } from '../cor
 import type { FileResult } from '../core/types.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
-import { RULES } from '../rules/index.js';
 import { escapeForTerminal, terminalSafeJson } from '../escape.js';
 import { type Paint, cut, dateTime, flatten, pad, padStart, painter, percent } from './render.js';
-import { note, progressLine, resolveInputs } from './shared.js';
+import { checkWritableTarget, note, progressLine, reportIgnored, resolveInputs, runConfig, writeReport } from './shared.js';
 
 /** Title characters shown in the table (indent and `↳` included). */
 export const TITLE_WIDTH = 40;
@@ -253,6 +254,84 @@ export function placeRows(rows: readonly SessionRow[]): PlacedRow[] {
   return placed;
 }
 
+/** Columns `--sort` takes: the table's, with `last` for the last activity. */
+export const SORT_COLUMNS = ['session', 'project', 'title', 'last', 'records', 'fidelity', 'score', 'errors', 'warnings'] as const;
+export type SortColumn = (typeof SORT_COLUMNS)[number];
+
+export interface SortOrder {
+  readonly column: SortColumn;
+  readonly descending: boolean;
+}
+
+/**
+ * Each column's own direction: trouble and recent activity first (highest
+ * score, errors, warnings, records; lowest fidelity; newest), names A to Z.
+ */
+const DESCENDING_BY_DEFAULT: Readonly<Record<SortColumn, boolean>> = {
+  session: false,
+  project: false,
+  title: false,
+  last: true,
+  records: true,
+  fidelity: false,
+  score: true,
+  errors: true,
+  warnings: true,
+};
+
+/** `--sort <column>[:asc|:desc]`. */
+export function parseSort(value: string): SortOrder {
+  const [name = '', direction, ...rest] = value.split(':');
+  const column = SORT_COLUMNS.find((c) => c === name);
+  if (column === undefined) {
+    throw new InvalidArgumentError(`unknown column "${name}"${didYouMean(name, SORT_COLUMNS)}; one of ${SORT_COLUMNS.join(', ')}`);
+  }
+  if (rest.length > 0 || (direction !== undefined && direction !== 'asc' && direction !== 'desc')) {
+    throw new InvalidArgumentError('add :asc or :desc after the column, or nothing');
+  }
+  return { column, descending: direction === undefined ? DESCENDING_BY_DEFAULT[column] : direction === 'desc' };
+}
+
+function sortKey(row: SessionRow, column: SortColumn): string | number {
+  switch (column) {
+    case 'session':
+      return row.sessionId ?? '';
+    case 'project':
+      return row.projectFolderName;
+    case 'title':
+      return row.title.toLowerCase();
+    case 'last':
+      return row.lastTime;
+    default:
+      return row[column];
+  }
+}
+
+/**
+ * The rows in one flat list ordered by a column (ties keep the report's
+ * order); a continuation is no longer drawn under its origin, and says
+ * which session it continues only in `--format json`. Sessions without a
+ * timestamp go last whichever the direction.
+ */
+export function sortPlaced(placed: readonly PlacedRow[], order: SortOrder): PlacedRow[] {
+  const sign = order.descending ? -1 : 1;
+  return placed
+    .map((p) => ({ ...p, depth: 0 }))
+    .sort((a, b) => {
+      const x = sortKey(a.row, order.column);
+      const y = sortKey(b.row, order.column);
+      if (typeof x === 'number' && typeof y === 'number' && (Number.isNaN(x) || Number.isNaN(y))) {
+        return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : 1) : -1;
+      }
+      return x < y ? -sign : x > y ? sign : 0;
+    });
+}
+
+/** Something is wrong with the session: a finding above info, a resume loss, or a corruption score above 0. */
+export function isBroken(row: SessionRow): boolean {
+  return row.errors > 0 || row.warnings > 0 || row.fidelity < 1 || row.score > 0;
+}
+
 /** `--format json`: one object per session, in report order. */
 export function sessionsJson(placed: readonly PlacedRow[]): string {
   const list = placed.map(({ row, continues }) => ({
@@ -349,17 +428,19 @@ export interface SessionsRun {
   readonly unreadableExplicit: boolean;
 }
 
-/** Discovers and lints like `check` (every rule, default severities) and folds each group into a row. */
+/** Discovers and lints like `check` (every rule, the config's severities and ignores) and folds each group into a row. */
 export function runSessions(paths: readonly string[], io: Io): SessionsRun {
+  const { lint, ignore } = runConfig(io, undefined, []);
   const { inputs } = resolveInputs(paths, io);
-  const discovery = discover(inputs, io.cwd);
+  const discovery = discover(inputs, io.cwd, { ignore });
+  reportIgnored(io, discovery.ignoredExplicit);
   let unreadableExplicit = false;
   for (const problem of discovery.problems) {
     note(io, problem.message);
     if (problem.explicit) unreadableExplicit = true;
   }
   const registry = new ProjectRegistry(discovery.projectFiles);
-  const options = { rules: RULES, severities: new Map() };
+  const options = lint;
   const progress = progressLine(io);
   const rows: SessionRow[] = [];
   const total = discovery.groups.length;
@@ -397,6 +478,9 @@ export function sessionsCommand(io: Io, setExit: (code: number) => void): Comman
     .argument('[paths...]', 'session files, project folders or a projects root (default: the local Claude Code projects folder)')
     .addOption(new Option('-f, --format <name>', 'output format').choices(['table', 'json']).default('table'))
     .option('--no-color', 'no colour, even on a terminal (NO_COLOR is honoured too)')
+    .option('--sort <column>', `order the rows by a column (${SORT_COLUMNS.join(', ')}), :asc or :desc to choose the direction`, parseSort)
+    .option('--broken', 'only sessions with something wrong: an error or warning, a resume loss, a corruption score above 0')
+    .option('-o, --output-file <file>', 'write the report to this file instead of stdout (folders are created)')
     .addHelpText(
       'after',
       `
@@ -405,22 +489,38 @@ copied records of the other session, or a continued-in record) is listed under i
 Fidelity is the share of the conversation \`claude --resume\` loads; score is the corruption
 likelihood (0 healthy, 1 broken); errors and warnings are \`cclint check\`'s findings.
 
+--sort orders the rows in a flat list, each column its own way unless :asc or :desc says
+otherwise: last activity, records, score, errors and warnings highest first, fidelity lowest
+first, session, project and title A to Z.
+
 Examples:
   cclint sessions                                  every session under ~/.claude/projects
   cclint sessions ~/.claude/projects/-home-me-app  one project
+  cclint sessions --broken --sort score            only sessions with a problem, most likely corrupted first
+  cclint sessions --sort last:asc                  oldest activity first
   cclint sessions --format json                    [{sessionId, title, lastActivity, records, fidelity, score, errors, warnings, continues}]
 
 Exit codes: 0 (a report, whatever it finds), 2 when a named path cannot be read, is not a
 transcript, or holds no session file.`,
     )
-    .action((paths: string[], options: { format: 'table' | 'json'; color?: boolean }) => {
-      const run = runSessions(paths, io);
-      const placed = placeRows(run.rows);
-      io.stdout.write(
-        options.format === 'json'
-          ? sessionsJson(placed)
-          : renderSessionsTable(placed, painter(useColor(io.stdout, io.env, options.color))),
-      );
-      setExit(run.unreadableExplicit ? 2 : 0);
-    });
+    .action(
+      (
+        paths: string[],
+        options: { format: 'table' | 'json'; color?: boolean; sort?: SortOrder; broken?: boolean; outputFile?: string },
+      ) => {
+        if (options.outputFile !== undefined) checkWritableTarget(`--output-file ${options.outputFile}`, path.resolve(io.cwd, options.outputFile));
+        const run = runSessions(paths, io);
+        const rows = options.broken === true ? run.rows.filter(isBroken) : run.rows;
+        const placed = options.sort === undefined ? placeRows(rows) : sortPlaced(placeRows(rows), options.sort);
+        const color = options.outputFile === undefined && useColor(io.stdout, io.env, options.color);
+        const text =
+          options.format === 'json'
+            ? sessionsJson(placed)
+            : placed.length === 0 && options.broken === true && run.rows.length > 0
+              ? `no session with something wrong among ${run.rows.length.toLocaleString('en-US')}\n`
+              : renderSessionsTable(placed, painter(color));
+        writeReport(io, text, options.outputFile);
+        setExit(run.unreadableExplicit ? 2 : 0);
+      },
+    );
 }

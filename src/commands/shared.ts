@@ -1,12 +1,13 @@
 /**
- * Option parsing and input resolution shared by the commands that read
- * transcripts (check, fix, sessions, tree, show).
+ * Option parsing, input resolution, config and report output shared by the
+ * commands that read transcripts (check, fix, sessions, tree, show).
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
-import { applyRuleFlags, loadConfig } from '../core/config.js';
-import { defaultProjectsRoot } from '../core/discovery.js';
-import { PathError } from '../core/errors.js';
+import { type PathFilter, type ResolvedConfig, applyRuleFlags, ignoreFilter, loadConfig } from '../core/config.js';
+import { defaultProjectsRoot, describeFsError } from '../core/discovery.js';
+import { PathError, UsageError } from '../core/errors.js';
 import type { LintOptions } from '../engine/linter.js';
 import { escapeForTerminal } from '../escape.js';
 import type { Io } from '../io.js';
@@ -42,10 +43,23 @@ export function resolveInputs(paths: readonly string[], io: Io): { inputs: strin
   return { inputs: [root], usingDefault: true };
 }
 
-export function lintOptions(io: Io, configPath: string | undefined, ruleFlags: readonly string[]): LintOptions {
+/** What the config files and `--rule` flags decide for a run. */
+export interface RunConfig {
+  readonly lint: LintOptions;
+  /** The config's `ignorePatterns`, for discovery; undefined when there are none. */
+  readonly ignore: PathFilter | undefined;
+  readonly config: ResolvedConfig & { readonly only: ReadonlySet<string> | undefined };
+}
+
+export function runConfig(io: Io, configPath: string | undefined, ruleFlags: readonly string[]): RunConfig {
   const known = new Set(RULES_BY_ID.keys());
-  const config = applyRuleFlags(loadConfig(configPath, io.cwd, known), ruleFlags, known);
-  return { rules: RULES, severities: config.rules, only: config.only };
+  const config = applyRuleFlags(loadConfig(configPath, io.cwd, known, io.env), ruleFlags, known);
+  return { lint: { rules: RULES, severities: config.rules, only: config.only }, ignore: ignoreFilter(config.ignorePatterns), config };
+}
+
+/** Says on stderr which named files `ignorePatterns` left out, as ESLint does. */
+export function reportIgnored(io: Io, ignored: readonly string[]): void {
+  for (const file of ignored) note(io, `${file}: ignored by ignorePatterns in the config; not checked`);
 }
 
 /** Updates one status line on a terminal's stderr, at most a few times a second. */
@@ -66,4 +80,41 @@ export function progressLine(io: Io): { update(text: () => string): void; done()
       if (shown) io.stderr.write('\r\u001b[2K');
     },
   };
+}
+
+/**
+ * Writes a file a flag names (a report, a baseline), creating its folder.
+ * A folder in its place, or a write that fails, is exit 2 with the reason.
+ * A `.jsonl` path is refused: it could be a transcript (one slip in the
+ * command line would overwrite a conversation), and a new one would be
+ * read as a transcript by the next run.
+ */
+export function writeFileFor(flag: string, file: string, text: string): void {
+  checkWritableTarget(flag, file);
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+  } catch (error) {
+    throw new PathError(`${flag}: ${describeFsError(error, file)}`);
+  }
+}
+
+/** The checks of {@link writeFileFor} that need no writing, for a command to make before its scan. */
+export function checkWritableTarget(flag: string, file: string): void {
+  if (file.toLowerCase().endsWith('.jsonl')) {
+    throw new UsageError(`${flag}: will not write a .jsonl file, which could be a transcript; give another name`);
+  }
+  let isFolder = false;
+  try {
+    isFolder = fs.statSync(file).isDirectory();
+  } catch {
+    // Not there yet: it will be created.
+  }
+  if (isFolder) throw new UsageError(`${flag}: is a folder; give a file path`);
+}
+
+/** A report goes to `--output-file` when given (ESLint's `-o`), else to stdout. */
+export function writeReport(io: Io, text: string, outputFile: string | undefined): void {
+  if (outputFile === undefined) io.stdout.write(text);
+  else writeFileFor(`--output-file ${outputFile}`, path.resolve(io.cwd, outputFile), text);
 }

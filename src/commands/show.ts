@@ -2,7 +2,9 @@
  * `cclint show <session>`: the linear conversation `claude --resume` would
  * load (the resume model's `messages`), one line a message. `--intended`
  * shows the conversation with every break bridged instead and marks what
- * resume would lose. Read-only.
+ * resume would lose. A subagent's transcript, which resume never loads, is
+ * shown as its own thread: the chain back from its last message, the rows
+ * `tree` marks `*`. Read-only.
  */
 import { Command, Option } from 'commander';
 import { expectedRoot } from '../core/analysis.js';
@@ -12,7 +14,7 @@ import type { SessionIndex } from '../core/session-index.js';
 import { escapeForTerminal, terminalSafeJson } from '../escape.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
-import { type Paint, clock, painter, percent, plural, rowText } from './render.js';
+import { type Paint, type TimeColumn, painter, percent, plural, rowText, timeColumn } from './render.js';
 import { loadSession } from './session-arg.js';
 
 export interface ShowOptions {
@@ -32,13 +34,51 @@ export interface ShowJsonMessage {
   readonly lost?: boolean;
 }
 
+/**
+ * A subagent's transcript (its messages are all sidechain rows, as in
+ * `<session>/subagents/agent-*.jsonl`) is never resumed, so the resume model
+ * loads nothing from it. `show` and `tree` present its own thread instead:
+ * the chain back from its last message. Undefined for any other file.
+ */
+export function subagentChain(index: SessionIndex): RecordSummary[] | undefined {
+  let last: RecordSummary | undefined;
+  for (const r of index.effectiveRecords()) {
+    if (r.type !== 'user' && r.type !== 'assistant') continue;
+    if (!r.isSidechain) return undefined;
+    last = r;
+  }
+  if (last === undefined) return undefined;
+  const chain: RecordSummary[] = [];
+  const seen = new Set<RecordSummary>();
+  for (let r: RecordSummary | undefined = last; r !== undefined && !seen.has(r); ) {
+    seen.add(r);
+    chain.push(r);
+    r = typeof r.parentUuid === 'string' ? index.byUuid.get(r.parentUuid) : undefined;
+  }
+  return chain.reverse();
+}
+
+/** The messages of a subagent's thread, as `show` lists them. */
+function threadMessages(chain: readonly RecordSummary[]): RecordSummary[] {
+  return chain.filter((r) => (r.type === 'user' || r.type === 'assistant') && !r.isMeta);
+}
+
 /** Uuids of the messages resume loads. */
 function loadedUuids(resume: ResumeModel): Set<string> {
   return new Set(resume.messages.map((m) => m.uuid as string));
 }
 
-/** `{ "messages": [...] }`: exactly the resume model's messages, in resume order. */
-export function showJson(resume: ResumeModel, intended: boolean): string {
+/**
+ * `{ "messages": [...] }`: exactly the resume model's messages, in resume
+ * order; for a subagent transcript, `{ "subagent": true, "messages": [...] }`
+ * with its thread, which resume does not load.
+ */
+export function showJson(index: SessionIndex, resume: ResumeModel, intended: boolean): string {
+  const chain = subagentChain(index);
+  if (chain !== undefined) {
+    const messages = threadMessages(chain).map((m) => ({ uuid: m.uuid as string, type: m.type, timestamp: m.timestamp ?? null, text: m.excerpt }));
+    return `${terminalSafeJson({ subagent: true, messages })}\n`;
+  }
   const loaded = loadedUuids(resume);
   const list = intended ? resume.intendedMessages : resume.messages;
   const messages: ShowJsonMessage[] = list.map((m) => ({
@@ -74,23 +114,27 @@ export function cutNote(index: SessionIndex, resume: ResumeModel): string | unde
 
 export interface ShowRenderOptions {
   readonly intended: boolean;
-  /** Characters available for the message text. */
-  readonly textWidth: number;
+  /**
+   * Characters available for the message text, or a function of the width
+   * the times take (a date is added once the conversation spans days).
+   */
+  readonly textWidth: number | ((timeWidth: number) => number);
   readonly paint: Paint;
 }
 
-/** Characters before the text on a message line. */
-export function showPrefixWidth(intended: boolean): number {
-  return (intended ? 2 : 0) + 8 + 2 + 9 + 2;
+/** Characters before the text on a message line, for times `timeWidth` wide. */
+export function showPrefixWidth(intended: boolean, timeWidth = 8): number {
+  return (intended ? 2 : 0) + timeWidth + 2 + 9 + 2;
 }
 
-function messageLine(m: RecordSummary, lost: boolean | undefined, options: ShowRenderOptions): string {
+function messageLine(m: RecordSummary, lost: boolean | undefined, options: ShowRenderOptions, time: TimeColumn): string {
   const { paint } = options;
   const role = escapeForTerminal(m.type).padEnd(9);
-  const text = rowText(m, options.textWidth);
-  if (lost === true) return `${paint('red', '-')} ${paint('dim', `${clock(m.time)}  ${role}  ${text}`)}`;
+  const width = typeof options.textWidth === 'number' ? options.textWidth : options.textWidth(time.width);
+  const text = rowText(m, width);
+  if (lost === true) return `${paint('red', '-')} ${paint('dim', `${time.format(m.time)}  ${role}  ${text}`)}`;
   const mark = lost === undefined ? '' : '  ';
-  return `${mark}${paint('dim', clock(m.time))}  ${paint(m.type === 'user' ? 'cyan' : 'green', role)}  ${text}`;
+  return `${mark}${paint('dim', time.format(m.time))}  ${paint(m.type === 'user' ? 'cyan' : 'green', role)}  ${text}`;
 }
 
 /** The text form: a header, an optional note on where history starts, one line a message. */
@@ -99,13 +143,25 @@ export function renderShow(index: SessionIndex, resume: ResumeModel, options: Sh
   const lines: string[] = [];
   const fidelity = `fidelity ${percent(resume.fidelity)}`;
   const shownPath = escapeForTerminal(index.file.displayPath);
+  const chain = subagentChain(index);
+  if (chain !== undefined) {
+    const thread = threadMessages(chain);
+    const time = timeColumn(thread.map((m) => m.time));
+    lines.push(
+      `${shownPath}: a subagent's transcript, which \`claude --resume\` does not load; its thread has ${plural(thread.length, 'message')}; times UTC`,
+    );
+    for (const m of thread) lines.push(messageLine(m, undefined, options, time));
+    if (thread.length === 0) lines.push('(no messages)');
+    return `${lines.join('\n')}\n`;
+  }
   if (options.intended) {
     const lostCount = resume.intendedMessages.filter((m) => !loaded.has(m.uuid as string)).length;
     lines.push(
       `${shownPath}: ${plural(resume.intendedMessages.length, 'message')} intended, resume loads ${resume.loaded} (${fidelity}); ` +
         `${lostCount === 0 ? 'none lost' : `- marks the ${plural(lostCount, 'message')} it loses`}; times UTC`,
     );
-    for (const m of resume.intendedMessages) lines.push(messageLine(m, !loaded.has(m.uuid as string), options));
+    const time = timeColumn(resume.intendedMessages.map((m) => m.time));
+    for (const m of resume.intendedMessages) lines.push(messageLine(m, !loaded.has(m.uuid as string), options, time));
     if (resume.intendedMessages.length === 0) lines.push('(no messages)');
   } else {
     lines.push(
@@ -113,7 +169,8 @@ export function renderShow(index: SessionIndex, resume: ResumeModel, options: Sh
     );
     const note = cutNote(index, resume);
     if (note !== undefined) lines.push(options.paint('yellow', note));
-    for (const m of resume.messages) lines.push(messageLine(m, undefined, options));
+    const time = timeColumn(resume.messages.map((m) => m.time));
+    for (const m of resume.messages) lines.push(messageLine(m, undefined, options, time));
     if (resume.messages.length === 0) lines.push('(resume loads no messages)');
     const missing = resume.total - resume.loaded;
     if (missing > 0) {
@@ -129,10 +186,10 @@ export function renderShow(index: SessionIndex, resume: ResumeModel, options: Sh
 }
 
 /** Room for message text: the terminal's width on a TTY, else 100 characters. */
-export function textWidthFor(io: Io, intended: boolean): number {
+export function textWidthFor(io: Io, intended: boolean): (timeWidth: number) => number {
   const columns = io.stdout.isTTY ? io.stdout.columns : undefined;
-  if (columns === undefined || columns <= 0) return 100;
-  return Math.max(20, columns - showPrefixWidth(intended) - 1);
+  if (columns === undefined || columns <= 0) return () => 100;
+  return (timeWidth) => Math.max(20, columns - showPrefixWidth(intended, timeWidth) - 1);
 }
 
 export function showCommand(io: Io, setExit: (code: number) => void): Command {
@@ -145,8 +202,10 @@ export function showCommand(io: Io, setExit: (code: number) => void): Command {
     .addHelpText(
       'after',
       `
-Each line: time (UTC, HH:MM:SS), role, the start of the message's text (newlines as ⏎),
-and for assistant turns the tools they call (→ Bash, Read).
+Each line: time (UTC, HH:MM:SS; with the date, YYYY-MM-DD HH:MM:SS, once the conversation
+spans days), role, the start of the message's text (newlines as ⏎), and for assistant
+turns the tools they call (→ Bash, Read). A subagent's transcript, which resume does not
+load, is shown as its own thread (the rows \`cclint tree\` marks *).
 
 Examples:
   cclint show 3f2a9c1e                       a session by id (or its first 8 characters)
@@ -158,7 +217,7 @@ Examples:
       const resume = resumeModel(index);
       const intended = options.intended === true;
       if (options.format === 'json') {
-        io.stdout.write(showJson(resume, intended));
+        io.stdout.write(showJson(index, resume, intended));
       } else {
         io.stdout.write(
           renderShow(index, resume, {

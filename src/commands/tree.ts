@@ -28,8 +28,9 @@ import type { SessionIndex } from '../core/session-index.js';
 import { escapeForTerminal } from '../escape.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
-import { type Paint, type Style, clock, painter, plural, rowText } from './render.js';
+import { type Paint, type Style, painter, plural, rowText, timeColumn } from './render.js';
 import { loadSession } from './session-arg.js';
+import { subagentChain } from './show.js';
 
 export type Glyph = '*' | 'o' | '!' | '=';
 
@@ -52,6 +53,11 @@ export interface SessionTree {
   readonly forks: number;
   readonly orphans: number;
   readonly maxDepth: number;
+  /**
+   * The file holds only a subagent's conversation, which resume does not
+   * load: `*` marks its own thread, the messages `show` lists for it.
+   */
+  readonly subagent: boolean;
 }
 
 /** Rows in a linear run beyond which the middle is collapsed. */
@@ -103,7 +109,13 @@ export function buildTree(index: SessionIndex, resume: ResumeModel, options: { r
 
   // The line that leads to the resumed leaf stays in its column at every fork.
   const towardLeaf = new Set<RecordSummary>();
-  const leaf = resume.leaf?.uuid === undefined ? undefined : index.byUuid.get(resume.leaf.uuid);
+  // A subagent's transcript is never resumed: its own thread takes the place
+  // of the resumed chain, as in `show`.
+  const thread = subagentChain(index);
+  const threadSet = thread === undefined ? undefined : new Set(thread);
+  const onMainLine = (r: RecordSummary): boolean => (threadSet === undefined ? resume.onChain(r) : threadSet.has(r));
+  const leafOf = thread === undefined ? resume.leaf : thread[thread.length - 1];
+  const leaf = leafOf?.uuid === undefined ? undefined : index.byUuid.get(leafOf.uuid);
   for (let r: RecordSummary | undefined = leaf; r !== undefined && !towardLeaf.has(r); ) {
     towardLeaf.add(r);
     const link = links.get(r);
@@ -133,7 +145,7 @@ export function buildTree(index: SessionIndex, resume: ResumeModel, options: { r
 
   const nodeOf = (r: RecordSummary, orphan: TreeNode['orphan']): TreeNode => ({
     record: r,
-    glyph: orphan !== undefined ? '!' : isCompactBoundary(r) ? '=' : resume.onChain(r) ? '*' : 'o',
+    glyph: orphan !== undefined ? '!' : isCompactBoundary(r) ? '=' : onMainLine(r) ? '*' : 'o',
     orphan,
   });
   const orphanOf = (r: RecordSummary, cycle: boolean): TreeNode['orphan'] => {
@@ -222,13 +234,13 @@ export function buildTree(index: SessionIndex, resume: ResumeModel, options: { r
     orphans++;
     render(r, orphanOf(r, true));
   }
-  return { lines, records: shown.length, forks, orphans, maxDepth };
+  return { lines, records: shown.length, forks, orphans, maxDepth, subagent: thread !== undefined };
 }
 
 export interface TreeRenderOptions {
   readonly paint: Paint;
-  /** Characters available for a row's excerpt. */
-  readonly textWidth: number;
+  /** Characters available for a row's excerpt, or a function of the width the graph and times take. */
+  readonly textWidth: number | ((graphAndTimeWidth: number) => number);
 }
 
 const GLYPH_STYLE: Readonly<Record<Glyph, Style>> = { '*': 'green', o: 'dim', '!': ['red', 'bold'], '=': 'yellow' };
@@ -243,9 +255,14 @@ export function renderTree(displayPath: string, tree: SessionTree, options: Tree
   const { paint } = options;
   const width = graphWidth(tree);
   const rails = (depth: number): string => '| '.repeat(depth);
+  const time = timeColumn(tree.lines.flatMap((line) => (line.kind === 'record' ? [line.node.record.time] : [])));
+  const textWidth = typeof options.textWidth === 'number' ? options.textWidth : options.textWidth(width + time.width);
   const out: string[] = [
-    `${escapeForTerminal(displayPath)}: ${plural(tree.records, 'record')}, ${plural(tree.forks, 'fork')}, ${plural(tree.orphans, 'orphaned branch', 'orphaned branches')}; oldest first, times UTC`,
-    `legend: * loaded on resume  o not loaded  ! orphaned branch (score 0-1)  = compacted`,
+    `${escapeForTerminal(displayPath)}: ${tree.subagent ? "a subagent's transcript, which `claude --resume` does not load; " : ''}` +
+      `${plural(tree.records, 'record')}, ${plural(tree.forks, 'fork')}, ${plural(tree.orphans, 'orphaned branch', 'orphaned branches')}; oldest first, times UTC`,
+    tree.subagent
+      ? `legend: * the subagent's thread  o not on it  ! orphaned branch (score 0-1)  = compacted`
+      : `legend: * loaded on resume  o not loaded  ! orphaned branch (score 0-1)  = compacted`,
   ];
   for (const line of tree.lines) {
     if (line.kind === 'fork') {
@@ -262,8 +279,8 @@ export function renderTree(displayPath: string, tree: SessionTree, options: Tree
       const label = orphanLabel === undefined ? '' : `${paint('red', orphanLabel)} `;
       const labelLength = orphanLabel === undefined ? 0 : orphanLabel.length + 1;
       const boundary = r.subtype === 'compact_boundary' ? 'compacted' : `compacted (${escapeForTerminal(r.subtype ?? 'boundary')})`;
-      const text = glyph === '=' ? boundary : rowText(r, Math.max(10, options.textWidth - labelLength));
-      out.push(`${graph} ${id} ${escapeForTerminal(r.type).padEnd(10)} ${paint('dim', clock(r.time))}  ${label}${text}`.trimEnd());
+      const text = glyph === '=' ? boundary : rowText(r, Math.max(10, textWidth - labelLength));
+      out.push(`${graph} ${id} ${escapeForTerminal(r.type).padEnd(10)} ${paint('dim', time.format(r.time))}  ${label}${text}`.trimEnd());
     }
   }
   if (tree.lines.length === 0) out.push('(no conversation records)');
@@ -286,7 +303,9 @@ Oldest first: the graph reads top to bottom like the conversation (git log --gra
      the score (0-1) says how likely the branch is a broken-off part of the conversation
   =  a compact boundary, under the record it summarises
   |\\ a fork: the side branch is shown first, then the line that goes on
-Rows: graph, uuid (8 characters), type, time (UTC), the start of the text. Progress and metadata records are not shown.
+Rows: graph, uuid (8 characters), type, time (UTC; with the date once the session spans days), the start
+of the text. Progress and metadata records are not shown. In a subagent's transcript, which resume does not
+load, * marks the subagent's own thread: the messages \`cclint show\` lists for it.
 
 Examples:
   cclint tree 3f2a9c1e              a session by id (or its first 8 characters)
@@ -296,11 +315,11 @@ Examples:
       const index = loadSession(session, io);
       const tree = buildTree(index, resumeModel(index), { all: options.all === true });
       const columns = io.stdout.isTTY ? io.stdout.columns : undefined;
-      const prefix = graphWidth(tree) + 1 + 9 + 11 + 10;
       io.stdout.write(
         renderTree(index.file.displayPath, tree, {
           paint: painter(useColor(io.stdout, io.env, options.color)),
-          textWidth: columns !== undefined && columns > 0 ? Math.max(20, columns - prefix - 1) : 72,
+          // Graph and times, then the uuid, type and gaps around them.
+          textWidth: (graphAndTime) => (columns !== undefined && columns > 0 ? Math.max(20, columns - graphAndTime - 1 - 9 - 11 - 2 - 1) : 72),
         }),
       );
       setExit(0);

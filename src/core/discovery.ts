@@ -20,6 +20,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
+import type { PathFilter } from './config.js';
 import type { FileRole, SessionFile } from './session-index.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -55,6 +56,8 @@ export interface Discovery {
   readonly problems: readonly DiscoveryProblem[];
   /** Every transcript file seen per project folder (for cross-file lookups). */
   readonly projectFiles: ReadonlyMap<string, readonly string[]>;
+  /** Files named on the command line that `ignorePatterns` leave out. */
+  readonly ignoredExplicit: readonly string[];
 }
 
 function displayPathOf(absolute: string, cwd: string): string {
@@ -129,10 +132,14 @@ export interface DiscoverOptions {
    * it: parents are resolved across the whole project folder anyway.
    */
   readonly groupLegacyAgents?: boolean | undefined;
+  /** Leaves out the files and folders it matches (the config's `ignorePatterns`). */
+  readonly ignore?: PathFilter | undefined;
 }
 
 export function discover(inputs: readonly string[], cwd: string, options: DiscoverOptions = {}): Discovery {
   const problems: DiscoveryProblem[] = [];
+  const ignoredExplicit: string[] = [];
+  const ignore = options.ignore;
   /** Path → named on the command line. */
   const files = new Map<string, boolean>();
   const visitedDirs = new Set<string>();
@@ -146,10 +153,11 @@ export function discover(inputs: readonly string[], cwd: string, options: Discov
   const realFiles = new Set<string>();
   /** Symbolic links to files, resolved once every plain file is known. */
   const linkedFiles: string[] = [];
-  /** Files found by the walk of the current command-line input. */
+  /** Files found by the walk of the current command-line input, and those of them ignorePatterns leave out. */
   let found = 0;
+  let ignoredFound = 0;
 
-  const walk = (dir: string, explicit: boolean, knownReal: string | undefined): void => {
+  const walk = (dir: string, explicit: boolean, knownReal: string | undefined, inputRoot: string): void => {
     let real = knownReal;
     if (real === undefined) {
       try {
@@ -188,11 +196,19 @@ export function discover(inputs: readonly string[], cwd: string, options: Discov
         }
       }
       if (isDir) {
+        if (ignore?.(child, true, inputRoot) === true) {
+          ignoredFound++;
+          continue;
+        }
         if (entry.name.endsWith('.jsonl')) {
           problems.push({ path: child, message: `${child}: is a directory, not a transcript; skipped`, explicit: false });
         }
-        walk(child, false, entry.isSymbolicLink() ? undefined : path.join(real, entry.name));
+        walk(child, false, entry.isSymbolicLink() ? undefined : path.join(real, entry.name), inputRoot);
       } else if (isFile && entry.name.endsWith('.jsonl') && !isSideFile(entry.name)) {
+        if (ignore?.(child, false, inputRoot) === true) {
+          ignoredFound++;
+          continue;
+        }
         found++;
         if (entry.isSymbolicLink()) {
           linkedFiles.push(child);
@@ -215,13 +231,22 @@ export function discover(inputs: readonly string[], cwd: string, options: Discov
     }
     if (st.isDirectory()) {
       found = 0;
+      ignoredFound = 0;
       const walkedBefore = visitedDirs.size;
-      walk(absolute, true, undefined);
+      walk(absolute, true, undefined, absolute);
       // A folder an earlier input already walked is no empty folder.
       if (found === 0 && visitedDirs.size > walkedBefore) {
-        problems.push({ path: input, message: `no session file found under ${input}`, explicit: true });
+        const message =
+          ignoredFound > 0
+            ? `every session file under ${input} is left out by ignorePatterns in the config`
+            : `no session file found under ${input}`;
+        problems.push({ path: input, message, explicit: true });
       }
     } else if (st.isFile()) {
+      if (ignore?.(absolute, false, path.dirname(absolute)) === true) {
+        ignoredExplicit.push(input);
+        continue;
+      }
       try {
         fs.accessSync(absolute, fs.constants.R_OK);
         files.set(absolute, true);
@@ -250,7 +275,7 @@ export function discover(inputs: readonly string[], cwd: string, options: Discov
     if (!files.has(link)) files.set(link, false);
   }
 
-  return { ...groupFiles(files, cwd, options.groupLegacyAgents ?? true), problems };
+  return { ...groupFiles(files, cwd, options.groupLegacyAgents ?? true), problems, ignoredExplicit };
 }
 
 function groupFiles(

@@ -14,4 +14,4 @@ export const FORMATTERS: Readonly<Record<FormatterName, Formatter>> = { stylish,
 /** The names in `--help` order; `stylish` (the default) first. */
 export const formatterNames: readonly FormatterName[] = ['stylish', 'json', 'sarif', 'github'];
 
-export type { FormatContext, Formatter } from './types.js';
+export type { FormatContext, Formatter, RuleHelp } from './types.js';

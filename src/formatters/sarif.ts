@@ -6,12 +6,12 @@
  * lines must not close and reopen every alert below it. No transcript content
  * beyond the message text is embedded.
  */
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { FileResult, Finding, Severity } from '../core/types.js';
+import { fingerprintsOf } from '../core/fingerprint.js';
+import type { FileResult, Severity } from '../core/types.js';
 import type { RuleMeta } from '../rules/rule.js';
-import type { FormatContext, Formatter } from './types.js';
+import type { FormatContext, Formatter, RuleHelp } from './types.js';
 import { terminalSafeJson } from '../escape.js';
 
 // The subset of SARIF 2.1.0 this formatter writes.
@@ -22,6 +22,8 @@ export interface SarifRule {
   readonly id: string;
   readonly name: string;
   readonly shortDescription: { readonly text: string };
+  readonly helpUri?: string;
+  readonly help?: { readonly text: string; readonly markdown: string };
   readonly defaultConfiguration?: { readonly level: SarifLevel };
 }
 
@@ -57,7 +59,7 @@ export interface SarifLog {
       readonly driver: {
         readonly name: 'cclint';
         readonly version: string;
-        readonly informationUri: string;
+        readonly informationUri?: string;
         readonly rules: readonly SarifRule[];
       };
     };
@@ -80,11 +82,12 @@ export function pascalCase(id: string): string {
     .join('');
 }
 
-function ruleOf(meta: RuleMeta): SarifRule {
+function ruleOf(meta: RuleMeta, help: RuleHelp | undefined): SarifRule {
   return {
     id: meta.id,
     name: pascalCase(meta.id),
     shortDescription: { text: meta.description },
+    ...(help === undefined ? {} : { helpUri: help.uri, help: { text: help.markdown, markdown: help.markdown } }),
     defaultConfiguration: { level: LEVEL[meta.severity] },
   };
 }
@@ -104,18 +107,6 @@ export function artifactLocationOf(filePath: string, cwd: string): SarifArtifact
   return { uri, uriBaseId: '%SRCROOT%' };
 }
 
-/**
- * `sha256(ruleId \0 session \0 (uuid | "line:" + line) \0 messageId)`, hex. The
- * session falls back to the artifact uri when the file names none. A repeat of
- * the same key in one file (e.g. two copies of one uuid) appends `\0#n`, so
- * distinct results never share a fingerprint.
- */
-export function fingerprintOf(ruleId: string, session: string, finding: Finding, occurrence = 0): string {
-  const anchor = finding.uuid ?? `line:${finding.line}`;
-  const key = [ruleId, session, anchor, finding.messageId].join('\0') + (occurrence > 0 ? `\0#${occurrence}` : '');
-  return createHash('sha256').update(key, 'utf8').digest('hex');
-}
-
 function logicalLocationOf(sessionId: string | undefined, uuid: string | undefined) {
   const name = uuid ?? sessionId;
   if (name === undefined) return undefined;
@@ -125,7 +116,7 @@ function logicalLocationOf(sessionId: string | undefined, uuid: string | undefin
 
 /** The SARIF log as data; {@link sarif} is this, pretty-printed. */
 export function sarifLog(results: readonly FileResult[], context: FormatContext): SarifLog {
-  const rules: SarifRule[] = [...context.rulesMeta.values()].map(ruleOf);
+  const rules: SarifRule[] = [...context.rulesMeta.values()].map((meta) => ruleOf(meta, context.ruleHelp?.get(meta.id)));
   const ruleIndex = new Map(rules.map((r, i) => [r.id, i]));
   const indexOf = (ruleId: string): number => {
     let i = ruleIndex.get(ruleId);
@@ -151,11 +142,8 @@ export function sarifLog(results: readonly FileResult[], context: FormatContext)
         ...(file.score === undefined ? {} : { score: file.score }),
       });
     }
-    const seen = new Map<string, number>();
-    for (const f of file.findings) {
-      const key = [f.ruleId, f.uuid ?? `line:${f.line}`, f.messageId].join('\0');
-      const occurrence = seen.get(key) ?? 0;
-      seen.set(key, occurrence + 1);
+    const fingerprints = fingerprintsOf(file.findings, session);
+    for (const [i, f] of file.findings.entries()) {
       const logical = logicalLocationOf(file.sessionId, f.uuid);
       sarifResults.push({
         ruleId: f.ruleId,
@@ -168,7 +156,7 @@ export function sarifLog(results: readonly FileResult[], context: FormatContext)
             ...(logical === undefined ? {} : { logicalLocations: [logical] }),
           },
         ],
-        partialFingerprints: { 'cclint/v1': fingerprintOf(f.ruleId, session, f, occurrence) },
+        partialFingerprints: { 'cclint/v1': fingerprints[i] as string },
       });
     }
   }
@@ -183,7 +171,7 @@ export function sarifLog(results: readonly FileResult[], context: FormatContext)
           driver: {
             name: 'cclint',
             version: context.version,
-            informationUri: 'https://github.com/cclint/cclint',
+            ...(context.informationUri === undefined ? {} : { informationUri: context.informationUri }),
             rules,
           },
         },

@@ -13,10 +13,19 @@ export interface FormatContext {
   readonly color: boolean;
   readonly rulesMeta: ReadonlyMap<string, RuleMeta>;
   readonly version: string;
+  /** The tool's home page (SARIF `informationUri`). */
+  readonly informationUri?: string | undefined;
+  /** Each rule's documentation page: where it is published and its Markdown (SARIF `helpUri`, `help`). */
+  readonly ruleHelp?: ReadonlyMap<string, RuleHelp> | undefined;
   /** A path named on the command line could not be read (the reason is on stderr). */
   readonly unreadableInputs?: boolean | undefined;
   /** `--max-warnings` was set and exceeded. */
   readonly maxWarningsExceeded?: { readonly maxWarnings: number; readonly foundWarnings: number } | undefined;
+}
+
+export interface RuleHelp {
+  readonly uri: string;
+  readonly markdown: string;
 }
 
 export type Formatter = (results: readonly FileResult[], context: FormatContext) => string;

@@ -10,7 +10,7 @@
  * Claude Code compares project keys case-sensitively. A session written
  * under one casing is invisible to `/resume` and `--continue` started from
  * the other, so one project's history splits across two folders (the VS
- * Code extension's `c:\` vs the CLI's `C:\`, anthropics/claude-code #90588;
+ * Code extension's `c:\` vs the CLI's `C:\`, https://github.com/anthropics/claude-code/issues/90588;
  * case-folding file systems on WSL and macOS).
  *
  * ## Fix

@@ -9,15 +9,15 @@
  *
  * ## Why it matters
  * Older Claude Code versions send the history as is and the API rejects it
- * ("tool_use ids were found without tool_result blocks", peers.md §3 row
- * 5a). 2.1.330 repairs it on load: it drops an assistant row whose every
- * tool call is unanswered, or adds a synthetic error result.
+ * ("tool_use ids were found without tool_result blocks"). 2.1.330 repairs
+ * it on load: it drops an assistant row whose every tool call is
+ * unanswered, or adds a synthetic error result.
  *
  * ## Fix
  * Where the call ends its branch (the assistant record has no children),
  * insert right after it a user record holding a synthetic `is_error`
  * `tool_result` for each unanswered id, as Claude Code itself does at
- * request time (format.md §11.7). Unsafe: it writes a result the tool never
+ * request time. Unsafe: it writes a result the tool never
  * produced, and a session that is still running may yet answer the call.
  * Where the branch goes on, no fix: a result there would fork the chain.
  * Opt-in: applied only with `--rule dangling-tool-use`, because Claude Code

@@ -10,8 +10,8 @@
  * ## Why it matters
  * Claude Code keeps one record per uuid: the later body silently replaces
  * the earlier one at the earlier position, so the chain can change under
- * the person's feet (format.md B14). Copies also inflate token and cost
- * totals in usage tools (peers.md §3 row 7).
+ * the person's feet. Copies also inflate token and cost totals in usage
+ * tools (for example https://github.com/ryoppippi/ccusage/issues/994).
  *
  * ## Fix
  * Identical later copy: delete it (safe; the first copy stays where

@@ -10,7 +10,7 @@
  *
  * ## Why it matters
  * Claude Code skips every line that does not parse and says so only in its
- * debug log (format.md §3). A lost record can take its children's parent
+ * debug log. A lost record can take its children's parent
  * with it, and a BOM may cost the first line.
  *
  * ## Fix

@@ -9,7 +9,7 @@
  * ## Why it matters
  * Claude Code compares timestamp strings to pick the leaf and tie-breaks,
  * and its 5-second bridge over a missing parent needs a timestamp
- * `Date.parse` can read (format.md B15). A bad timestamp can make resume
+ * `Date.parse` can read. A bad timestamp can make resume
  * open the wrong branch or fail to bridge a gap it would otherwise bridge.
  *
  * ## Fix

@@ -12,7 +12,7 @@
  * ## Why it matters
  * Claude Code's chain walk stops at a null parent. A non-boundary null parent
  * in mid-file silently becomes the start of the resumed history, and every
- * message before it is dropped (format.md B9).
+ * message before it is dropped.
  *
  * ## Fix
  * Relink to the row the record continues, chosen as for `phantom-parent`

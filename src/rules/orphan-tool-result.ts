@@ -10,14 +10,14 @@
  * ## Why it matters
  * The API rejects such a history ("unexpected tool_use_id found in
  * tool_result blocks … must have a corresponding tool_use block in the
- * previous message", peers.md §3 row 5b; #8484). Compaction that summarised
+ * previous message", https://github.com/anthropics/claude-code/issues/8484). Compaction that summarised
  * the call away and lost parallel results are the usual causes. 2.1.330
  * strips such results on load; older versions fail on every turn.
  *
  * ## Fix
  * Remove the orphan `tool_result` block; when nothing else is left in the
  * record, delete the record and point its children at its parent (the
- * manual fix documented in #8484). Unsafe: it deletes tool output, which
+ * manual fix documented in that issue). Unsafe: it deletes tool output, which
  * stays in the backup. Opt-in: applied only with `--rule orphan-tool-result`.
  *
  * ## Known false positives

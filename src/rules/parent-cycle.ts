@@ -13,8 +13,9 @@
  * `claude --resume` (2.1.330) stops at the repeat and looks for a stand-in
  * written at most 5 s earlier; when it finds one, or nothing lies beyond
  * the repeat, the cycle costs nothing today (a warning), otherwise the
- * history beyond the repeat is left out (an error). 2.0.x and older loop forever on resume. Cycles come from reused
- * uuids (`saved_hook_context`) and hand edits.
+ * history beyond the repeat is left out (an error). 2.0.x and older loop
+ * forever on resume. Cycles come from reused uuids (`saved_hook_context`)
+ * and hand edits.
  *
  * ## Fix
  * Break the cycle at the closing link: relink that record to the row it

@@ -12,9 +12,10 @@
  * the conversation. At a phantom parent it looks for a stand-in written at
  * most 5 s earlier; when there is none it stops, and everything before the
  * gap is silently left out of the resumed conversation (the "resume only
- * shows the last few messages" reports, anthropics/claude-code #22526,
- * #58554). A gap resume bridges is a warning; a gap that cuts history is an
- * error. A subagent root whose main session file is simply absent is info:
+ * shows the last few messages" reports,
+ * https://github.com/anthropics/claude-code/issues/22526 and
+ * https://github.com/anthropics/claude-code/issues/58554). A gap resume
+ * bridges is a warning; a gap that cuts history is an error. A subagent root whose main session file is simply absent is info:
  * the link cannot be checked, and subagent files are not resumed.
  *
  * ## Fix

@@ -11,8 +11,7 @@
  * ## Why it matters
  * Claude Code lists the sessions of `<projects>/<key(cwd)>/` only. A session
  * in any other folder is invisible to the picker and `--continue` from that
- * directory; `--resume <id>` finds it only through a scan of every project
- * (format.md B2, §1.2).
+ * directory; `--resume <id>` finds it only through a scan of every project.
  *
  * ## Fix
  * None automatically: moving files between project folders is the user's

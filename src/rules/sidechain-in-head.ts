@@ -8,7 +8,7 @@
  * ## Why it matters
  * Claude Code's session picker reads only the first and last 64 KiB of each
  * file and hides any session whose head contains `"isSidechain":true`: the
- * session disappears from `/resume` and `--continue` (format.md B6). Sessions
+ * session disappears from `/resume` and `--continue`. Sessions
  * written by 1.0.x, which kept subagent rows inline, are affected.
  *
  * ## Fix

@@ -8,7 +8,8 @@
  * ## Why it matters
  * It is legal, and Claude Code writes it for typed prompts; it is reported
  * as information because tools that read transcripts often expect arrays and
- * drop such turns (wakatime-cli #1372, claude-code-viewer #67).
+ * drop such turns (https://github.com/wakatime/wakatime-cli/issues/1372,
+ * https://github.com/d-kimuson/claude-code-viewer/issues/67).
  *
  * ## Fix
  * Normalise to `[{"type":"text","text":…}]`. Unsafe and opt-in: Claude Code's

@@ -8,7 +8,7 @@
  * ## Why it matters
  * Nothing breaks: Claude Code ignores types it does not know. The report
  * is information for people writing tools: Claude Code adds a new inert
- * type every few releases (peers.md §3 row 10), and a record without a type
+ * type every few releases, and a record without a type
  * is usually the output of another tool.
  *
  * ## Fix

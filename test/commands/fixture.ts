@@ -106,7 +106,7 @@ export interface Sandbox {
   cleanup(): void;
 }
 
-/** A temporary home: CLAUDE_CONFIG_DIR, HOME and CCLINT_HOME all inside it. */
+/** A temporary home: CLAUDE_CONFIG_DIR, HOME, CCLINT_HOME and XDG_CONFIG_HOME all inside it. */
 export function sandbox(): Sandbox {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cclint-cmd-')));
   const config = path.join(dir, 'claude');
@@ -115,7 +115,12 @@ export function sandbox(): Sandbox {
   return {
     dir,
     projects,
-    env: { CLAUDE_CONFIG_DIR: config, HOME: path.join(dir, 'home'), CCLINT_HOME: path.join(dir, 'cclint') },
+    env: {
+      CLAUDE_CONFIG_DIR: config,
+      HOME: path.join(dir, 'home'),
+      CCLINT_HOME: path.join(dir, 'cclint'),
+      XDG_CONFIG_HOME: path.join(dir, 'xdg-config'),
+    },
     write(name, records, project = PROJECT) {
       const file = path.join(projects, project, name);
       fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -73,6 +73,44 @@ describe('cclint sessions', () => {
     ]);
   });
 
+  it('--broken keeps only sessions with a finding above info, a resume loss or a score above 0', async () => {
+    writeProjects();
+    const r = await run(['sessions', '--broken'], box);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n').map((l) => l.slice(0, 8))).toEqual(['session ', '5e550002', '5e550006', '']);
+    // Its origin left out, a continuation stands alone.
+    expect(r.stdout).not.toContain('↳');
+    fs.rmSync(path.join(box.projects, '-home-u-proj'), { recursive: true });
+    expect((await run(['sessions', '--broken'], box)).stdout).toBe('no session with something wrong among 1\n');
+  });
+
+  it('--sort orders a flat list by a column, each its own way unless :asc or :desc says otherwise', async () => {
+    writeProjects();
+    const order = async (...args: string[]) =>
+      (JSON.parse((await run(['sessions', '--format', 'json', ...args], box)).stdout) as Array<{ sessionId: string }>).map((x) =>
+        x.sessionId.slice(0, 8),
+      );
+    expect(await order('--sort', 'score')).toEqual(['5e550002', '5e550006', '5e550003', '5e550004', '5e550001', '5e550005']);
+    expect(await order('--sort', 'fidelity')).toEqual(['5e550006', '5e550003', '5e550004', '5e550001', '5e550002', '5e550005']);
+    expect(await order('--sort', 'records')).toEqual(['5e550002', '5e550006', '5e550001', '5e550003', '5e550004', '5e550005']);
+    expect(await order('--sort', 'last:asc')).toEqual(['5e550003', '5e550001', '5e550006', '5e550005', '5e550002', '5e550004']);
+    expect(await order('--sort', 'title:desc')).toEqual(['5e550006', '5e550003', '5e550005', '5e550002', '5e550001', '5e550004']);
+    const table = await run(['sessions', '--sort', 'errors'], box);
+    expect(table.stdout.split('\n')[1]).toMatch(/^5e550006 {2}-home-u-proj {3}Summarised work/);
+    expect(table.stdout).not.toContain('↳');
+  });
+
+  it('--sort names the closest column for a misspelt one (exit 2); -o writes the report to a file', async () => {
+    writeProjects();
+    const bad = await run(['sessions', '--sort', 'scroe'], box);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('unknown column "scroe" (did you mean "score"?); one of session, project, title, last, records, fidelity, score, errors, warnings');
+    expect((await run(['sessions', '--sort', 'score:up'], box)).code).toBe(2);
+    const written = await run(['sessions', '-f', 'json', '-o', 'out/sessions.json'], box);
+    expect(written).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect((JSON.parse(fs.readFileSync(path.join(box.dir, 'out', 'sessions.json'), 'utf8')) as unknown[]).length).toBe(6);
+  });
+
   it('--format json gives the same rows as objects', async () => {
     writeProjects();
     const r = await run(['sessions', '--format', 'json', path.join('claude', 'projects', '-home-u-proj')], box);

@@ -159,6 +159,54 @@ describe('cclint show', () => {
   });
 });
 
+describe('cclint show: dates and subagent transcripts', () => {
+  it('prints the date with each time once the conversation spans days, and only times within one day', async () => {
+    box.write(`${sid(1)}.jsonl`, [
+      user(1, null, 'before midnight', { at: 20 * 3600 + 59 * 60 }),
+      assistant(2, 1, 'after midnight', { at: 21 * 3600 + 1 }),
+    ]);
+    const r = await run(['show', REL], box);
+    expect(r.stdout.split('\n').slice(1)).toEqual([
+      '2026-01-05 23:59:00  user       before midnight',
+      '2026-01-06 00:00:01  assistant  after midnight',
+      '',
+    ]);
+    box.write(`${sid(1)}.jsonl`, [user(1, null, 'morning', { at: 60 }), assistant(2, 1, 'evening', { at: 20 * 3600 })]);
+    expect((await run(['show', REL], box)).stdout.split('\n').slice(1, 3)).toEqual(['03:01:00  user       morning', '23:00:00  assistant  evening']);
+  });
+
+  it("shows a subagent's transcript as its thread, the rows tree marks *, and says resume does not load it", async () => {
+    const rel = `claude/projects/-home-u-proj/${sid(1)}/subagents/agent-a1b2c3.jsonl`;
+    box.write(`${sid(1)}/subagents/agent-a1b2c3.jsonl`, [
+      user(1, null, 'Explore the repository', { sidechain: true }),
+      assistant(2, 1, 'Looking.', { sidechain: true, tools: [['toolu_1', 'Read']] }),
+      toolResult(3, 2, 'toolu_1', { sidechain: true }),
+      assistant(4, 3, 'Found it.', { sidechain: true }),
+    ]);
+    const text = await run(['show', rel], box);
+    expect(text.code).toBe(0);
+    expect(text.stdout.split('\n')).toEqual([
+      `${rel}: a subagent's transcript, which \`claude --resume\` does not load; its thread has 4 messages; times UTC`,
+      '03:01:00  user       Explore the repository',
+      '03:02:00  assistant  Looking. → Read',
+      '03:03:00  user       [tool result]',
+      '03:04:00  assistant  Found it.',
+      '',
+    ]);
+    const json = JSON.parse((await run(['show', '--format', 'json', rel], box)).stdout) as { subagent: boolean; messages: Array<{ uuid: string }> };
+    expect(json.subagent).toBe(true);
+    expect(json.messages.map((m) => m.uuid)).toEqual([id(1), id(2), id(3), id(4)]);
+    const tree = await run(['tree', rel], box);
+    expect(tree.stdout.split('\n').slice(0, 3)).toEqual([
+      `${rel}: a subagent's transcript, which \`claude --resume\` does not load; 4 records, 0 forks, 0 orphaned branches; oldest first, times UTC`,
+      "legend: * the subagent's thread  o not on it  ! orphaned branch (score 0-1)  = compacted",
+      '*  00000001 user       03:01:00  Explore the repository',
+    ]);
+    const starred = tree.stdout.split('\n').filter((l) => l.startsWith('*')).map((l) => l.split(/\s+/)[1]);
+    expect(starred).toEqual(json.messages.map((m) => m.uuid.slice(0, 8)));
+  });
+});
+
 describe('show rendering helpers', () => {
   it('oneLine shows newlines as ⏎, tabs as spaces and other control characters as visible escapes', () => {
     expect(oneLine('a\nb\r\nc\td\u0007\u001b[2J\u202e')).toBe('a⏎b⏎c d\\x07\\x1b[2J\\u202e');

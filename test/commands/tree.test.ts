@@ -21,6 +21,14 @@ function rows(stdout: string): string[] {
 }
 
 describe('cclint tree', () => {
+  it('prints the date with each time once the session spans days', async () => {
+    box.write(`${sid(1)}.jsonl`, [user(1, null, 'late', { at: 20 * 3600 + 59 * 60 }), assistant(2, 1, 'next day', { at: 45 * 3600 })]);
+    expect(rows((await run(['tree', REL], box)).stdout)).toEqual([
+      '*  00000001 user       2026-01-05 23:59:00  late',
+      '*  00000002 assistant  2026-01-07 00:00:00  next day',
+    ]);
+  });
+
   it('draws the main thread with *, a fork with |\\ and the abandoned branch with o', async () => {
     box.write(`${sid(1)}.jsonl`, [
       user(1, null, 'first prompt'),

@@ -1,18 +1,28 @@
 /**
- * The whole shared corpus through the whole linter: nothing crashes, and no
- * real, unaltered transcript gets an error-level finding (legitimate shapes
- * from every Claude Code era must pass).
+ * Real corpora through the whole linter: nothing crashes, and no real,
+ * unaltered transcript gets an error-level finding (legitimate shapes from
+ * every Claude Code era must pass). The bundled corpus always runs; the
+ * full shared corpus runs when it sits beside the repository.
  */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { discover } from '../../src/core/discovery.js';
 import { lintGroup, ProjectRegistry } from '../../src/engine/linter.js';
 import type { FileResult } from '../../src/core/types.js';
 import { RULES } from '../../src/rules/index.js';
-import { CORPUS, corpusFiles, isRealUnaltered } from '../support/corpus.js';
+import {
+  type Corpus,
+  BUNDLED_CORPUS,
+  corpusFiles,
+  describeSharedCorpus,
+  isRealUnaltered,
+  realMainSessions,
+} from '../support/corpus.js';
 
-describe('corpus sweep', () => {
-  const files = corpusFiles();
-  const discovery = discover([CORPUS], CORPUS);
+function lintCorpus(corpus: Corpus): { results: Map<string, FileResult>; problems: readonly unknown[] } {
+  const discovery = discover([corpus.root], corpus.root);
   const registry = new ProjectRegistry(discovery.projectFiles);
   const results = new Map<string, FileResult>();
   for (const group of discovery.groups) {
@@ -20,37 +30,111 @@ describe('corpus sweep', () => {
     expect(outcome.failures).toEqual([]);
     for (const r of outcome.results) results.set(r.filePath, r);
   }
+  return { results, problems: discovery.problems };
+}
 
-  it('reads every file SOURCES.md lists', () => {
-    expect(files.length).toBe(179);
-    expect(discovery.problems).toEqual([]);
-    for (const f of files) expect(results.has(f.relative), f.relative).toBe(true);
-  });
-
-  it('finds no error on any real, unaltered transcript', () => {
-    const real = files.filter((f) => isRealUnaltered(f.kind));
-    expect(real.length).toBe(130);
-    const errors = real.flatMap((f) =>
+function errorsOnRealFiles(corpus: Corpus, results: ReadonlyMap<string, FileResult>): string[] {
+  return corpusFiles(corpus)
+    .filter((f) => isRealUnaltered(f.kind))
+    .flatMap((f) =>
       (results.get(f.relative)?.findings ?? [])
         .filter((x) => x.severity === 'error')
         .map((x) => `${f.relative}:${x.line} ${x.ruleId} ${x.message}`),
     );
-    expect(errors).toEqual([]);
+}
+
+function jsonlFilesUnder(root: string): string[] {
+  return (fs.readdirSync(root, { recursive: true }) as string[])
+    .filter((name) => name.endsWith('.jsonl'))
+    .map((name) => name.split(path.sep).join('/'))
+    .sort();
+}
+
+const notTranscripts = (results: ReadonlyMap<string, FileResult>): string[] =>
+  [...results.values()]
+    .filter((r) => r.findings.some((f) => f.ruleId === 'not-a-transcript'))
+    .map((r) => r.filePath)
+    .sort();
+
+const rulesIn = (results: ReadonlyMap<string, FileResult>, name: string): Set<string> =>
+  new Set(results.get(name)?.findings.map((f) => f.ruleId));
+
+describe('bundled corpus sweep', () => {
+  const files = corpusFiles(BUNDLED_CORPUS);
+  const { results, problems } = lintCorpus(BUNDLED_CORPUS);
+
+  it('lists every file it holds in SOURCES.md, each with the sha256 of its bytes', () => {
+    expect(files.map((f) => f.relative).sort()).toEqual(jsonlFilesUnder(BUNDLED_CORPUS.root));
+    const mismatched = files.filter(
+      (f) => createHash('sha256').update(fs.readFileSync(f.absolute)).digest('hex') !== f.sha256,
+    );
+    expect(mismatched.map((f) => f.relative)).toEqual([]);
   });
 
-  it('calls no corpus file "not a transcript" but the two hand-written usage-only fixtures', () => {
-    const flagged = [...results.values()].filter((r) => r.findings.some((f) => f.ruleId === 'not-a-transcript')).map((r) => r.filePath);
-    expect(flagged.sort()).toEqual([
-      'ccusage/projects/project-alpha/session-alpha/chat.jsonl',
-      'ccusage/projects/project-beta/session-beta/chat.jsonl',
-    ]);
-    for (const f of flagged) expect(isRealUnaltered(files.find((x) => x.relative === f)?.kind ?? 'real')).toBe(false);
+  it('holds enough real main sessions, of several Claude Code eras, for the injected-corruption tests', () => {
+    const mains = realMainSessions(BUNDLED_CORPUS);
+    expect(mains.length).toBe(23);
+    const versions = new Set(
+      mains.flatMap((f) => [...fs.readFileSync(f.absolute, 'utf8').matchAll(/"version":"(\d+\.\d+)\./g)].map((m) => m[1])),
+    );
+    expect([...versions].sort()).toEqual(['1.0', '2.0', '2.1']);
+  });
+
+  it('reads every file SOURCES.md lists', () => {
+    expect(problems).toEqual([]);
+    for (const f of files) expect(results.has(f.relative), f.relative).toBe(true);
+  });
+
+  it('finds no error on any real, unaltered transcript', () => {
+    expect(files.filter((f) => isRealUnaltered(f.kind)).length).toBe(44);
+    expect(errorsOnRealFiles(BUNDLED_CORPUS, results)).toEqual([]);
+  });
+
+  it('calls no bundled file "not a transcript"', () => {
+    expect(notTranscripts(results)).toEqual([]);
   });
 
   it('does flag the hand-written broken fixtures', () => {
-    const rulesIn = (name: string) => new Set(results.get(name)?.findings.map((f) => f.ruleId));
-    expect(rulesIn('cchat/edge_cases.jsonl').has('invalid-json')).toBe(true);
-    expect(rulesIn('claude-code-log/edge_cases.jsonl').has('duplicate-uuid')).toBe(true);
-    expect(rulesIn('claude-code-log/edge_cases.jsonl').has('orphan-root')).toBe(true);
+    expect([...rulesIn(results, 'claude-code-log/edge_cases.jsonl')].sort()).toEqual(
+      expect.arrayContaining(['duplicate-uuid', 'invalid-json', 'orphan-root']),
+    );
   });
 });
+
+describeSharedCorpus('corpus sweep', (corpus) => {
+  const files = corpusFiles(corpus);
+  const { results, problems } = lintCorpus(corpus);
+
+  it('reads every file SOURCES.md lists', () => {
+    expect(files.length).toBe(179);
+    expect(problems).toEqual([]);
+    for (const f of files) expect(results.has(f.relative), f.relative).toBe(true);
+  });
+
+  it('finds no error on any real, unaltered transcript', () => {
+    expect(files.filter((f) => isRealUnaltered(f.kind)).length).toBe(130);
+    expect(errorsOnRealFiles(corpus, results)).toEqual([]);
+  });
+
+  it('does flag the hand-written broken fixtures', () => {
+    expect(rulesIn(results, 'cchat/edge_cases.jsonl').has('invalid-json')).toBe(true);
+    expect(rulesIn(results, 'claude-code-log/edge_cases.jsonl').has('duplicate-uuid')).toBe(true);
+    expect(rulesIn(results, 'claude-code-log/edge_cases.jsonl').has('orphan-root')).toBe(true);
+  });
+
+  it('calls no corpus file "not a transcript" but the two hand-written usage-only fixtures', () => {
+    const flagged = notTranscripts(results);
+    expect(flagged).toEqual(['ccusage/projects/project-alpha/session-alpha/chat.jsonl', 'ccusage/projects/project-beta/session-beta/chat.jsonl']);
+    for (const f of flagged) expect(isRealUnaltered(files.find((x) => x.relative === f)?.kind ?? 'real')).toBe(false);
+  });
+
+  it('holds each bundled file byte for byte, with the kind the bundled SOURCES.md gives it', () => {
+    const shared = new Map(files.map((f) => [f.relative, f]));
+    for (const bundled of corpusFiles(BUNDLED_CORPUS)) {
+      const original = shared.get(bundled.relative);
+      expect(original?.kind, bundled.relative).toBe(bundled.kind);
+      expect(fs.readFileSync(bundled.absolute).equals(fs.readFileSync(original?.absolute ?? '')), bundled.relative).toBe(true);
+    }
+  });
+});
+

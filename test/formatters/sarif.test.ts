@@ -20,12 +20,27 @@ describe('sarif', () => {
     const driver = run(sample()).tool.driver;
     expect(driver.name).toBe('cclint');
     expect(driver.version).toBe('9.9.9');
-    expect(driver.informationUri).toBe('https://github.com/cclint/cclint');
+    expect(driver.informationUri).toBeUndefined();
     expect(driver.rules).toEqual([
       { id: 'phantom-parent', name: 'PhantomParent', shortDescription: { text: 'Parents exist' }, defaultConfiguration: { level: 'error' } },
       { id: 'dangling-tool-use', name: 'DanglingToolUse', shortDescription: { text: 'Tool uses get results' }, defaultConfiguration: { level: 'warning' } },
       { id: 'string-content', name: 'StringContent', shortDescription: { text: 'Content is blocks' }, defaultConfiguration: { level: 'note' } },
     ]);
+  });
+
+  it('links each rule to its documentation page and embeds the page, when the context gives them', () => {
+    const ruleHelp = new Map([['phantom-parent', { uri: 'https://example.org/docs/rules/phantom-parent.md', markdown: '# phantom-parent\n' }]]);
+    const driver = run(sample(), context({ ruleHelp, informationUri: 'https://example.org' })).tool.driver;
+    expect(driver.informationUri).toBe('https://example.org');
+    expect(driver.rules[0]).toEqual({
+      id: 'phantom-parent',
+      name: 'PhantomParent',
+      shortDescription: { text: 'Parents exist' },
+      helpUri: 'https://example.org/docs/rules/phantom-parent.md',
+      help: { text: '# phantom-parent\n', markdown: '# phantom-parent\n' },
+      defaultConfiguration: { level: 'error' },
+    });
+    expect(driver.rules[1]?.helpUri).toBeUndefined();
   });
 
   it('describes every registry rule, in registry order', () => {

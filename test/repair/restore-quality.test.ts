@@ -1,5 +1,6 @@
 /**
- * Repair quality on injected breaks (issue #3's bar): after planning with
+ * Repair quality on injected breaks (issue #3's bar), on the real main
+ * sessions of a corpus: after planning with
  * safe and unsafe fixes, resume must load the original conversation again,
  * nothing may get worse, and lines the fixes had no reason to touch stay
  * byte-identical. Healthy sessions must come out unchanged.
@@ -11,17 +12,17 @@ import { resumeModel } from '../../src/core/resume.js';
 import { RULES } from '../../src/rules/index.js';
 import { planFile } from '../../src/repair/plan.js';
 import { type CorruptionKind, inject, REPAIRABLE_KINDS } from '../support/corrupt.js';
-import { indexText, realMainSessions } from '../support/corpus.js';
+import { type Corpus, BUNDLED_CORPUS, describeSharedCorpus, indexText, realMainSessions } from '../support/corpus.js';
 
 // The torn tail too: everything but the torn record itself must come back.
 const REPAIRABLE: readonly CorruptionKind[] = [...REPAIRABLE_KINDS, 'invalid-json-torn'];
 
-const mains = realMainSessions();
 const lint = { rules: RULES, severities: new Map() };
 const file = classifyPath('/projects/-home-u-proj/0b7a6f4e-2c1d-4e8f-9a0b-1c2d3e4f5a6b.jsonl', '/');
 const messages = (bytes: Buffer | string): string[] => resumeModel(indexText(bytes)).messages.map((m) => m.uuid as string);
 
-describe('repair quality on injected breaks', () => {
+function restoresWhatWasBroken(corpus: Corpus): void {
+  const mains = realMainSessions(corpus);
   for (const kind of REPAIRABLE) {
     it(`restores the conversation after ${kind}`, async () => {
       let cases = 0;
@@ -70,4 +71,7 @@ describe('repair quality on injected breaks', () => {
     }
     expect(changed).toEqual([]);
   });
-});
+}
+
+describe('repair quality on injected breaks (bundled corpus)', () => restoresWhatWasBroken(BUNDLED_CORPUS));
+describeSharedCorpus('repair quality on injected breaks', restoresWhatWasBroken);

@@ -1,7 +1,8 @@
 /**
  * Runs the CLI in-process with captured output and an environment whose
- * HOME, CLAUDE_CONFIG_DIR and CCLINT_HOME are temporary folders, so no test
- * ever reads or writes the real ~/.claude or ~/.cclint.
+ * HOME, CLAUDE_CONFIG_DIR, CCLINT_HOME and XDG_CONFIG_HOME are temporary
+ * folders, so no test ever reads or writes the real ~/.claude, ~/.cclint or
+ * ~/.config/cclint.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,7 +30,13 @@ export function sandbox(): Sandbox {
     home,
     configDir,
     cclintHome,
-    env: { HOME: home, CLAUDE_CONFIG_DIR: configDir, CCLINT_HOME: cclintHome, PATH: process.env.PATH ?? '' },
+    env: {
+      HOME: home,
+      CLAUDE_CONFIG_DIR: configDir,
+      CCLINT_HOME: cclintHome,
+      XDG_CONFIG_HOME: path.join(root, 'xdg-config'),
+      PATH: process.env.PATH ?? '',
+    },
     cleanup: () => fs.rmSync(root, { recursive: true, force: true }),
   };
 }

@@ -1,0 +1,155 @@
+/**
+ * CI conventions: `--output-file`, and `--baseline` (ESLint's bulk
+ * suppressions): the first run records today's findings, later runs report
+ * only new ones and fail only on them, a fixed finding is reported as no
+ * longer found, and `--baseline-update` records again.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { copyDemo, run, sandbox, type Sandbox } from '../support/cli.js';
+
+const HEALTHY = 'dde4dc22-3a88-480c-ae47-ba8fddb60f02.jsonl';
+const BROKEN = '08f63ab4-c21b-49dc-a052-2f9be0b09149.jsonl';
+
+interface JsonReport {
+  results: Array<{ filePath: string; messages: Array<{ ruleId: string; line: number; severity: string }> }>;
+  summary: { errorCount: number; warningCount: number; infoCount: number };
+}
+
+let box: Sandbox;
+let project: string;
+beforeEach(() => {
+  box = sandbox();
+  fs.writeFileSync(path.join(box.root, '.cclintrc.json'), '{"root": true}');
+  project = copyDemo(box);
+});
+afterEach(() => box.cleanup());
+
+const check = (...args: string[]) => run(['check', ...args], { env: box.env, cwd: box.root });
+const report = (stdout: string): JsonReport => JSON.parse(stdout) as JsonReport;
+
+/** Appends a prompt whose parent exists nowhere: one new phantom-parent error. */
+function appendPhantom(file: string): void {
+  const record = {
+    parentUuid: '9e9e9e9e-0000-4000-8000-000000000000',
+    isSidechain: false,
+    userType: 'external',
+    cwd: '/home/dev/webapp',
+    sessionId: path.basename(file, '.jsonl'),
+    version: '2.1.330',
+    type: 'user',
+    message: { role: 'user', content: [{ type: 'text', text: 'one more thing' }] },
+    uuid: '7a7a7a7a-0000-4000-8000-000000000000',
+    timestamp: '2026-10-01T10:00:00.000Z',
+  };
+  fs.appendFileSync(file, `${JSON.stringify(record)}\n`);
+}
+
+describe('--output-file', () => {
+  it('writes the report to the file, creating its folder, with the same exit code and nothing on stdout', async () => {
+    const r = await check('--format', 'json', '--output-file', 'reports/cclint.json', project);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    const written = report(fs.readFileSync(path.join(box.root, 'reports', 'cclint.json'), 'utf8'));
+    expect(written.summary.errorCount).toBe(5);
+    const direct = await check('--format', 'json', project);
+    expect(JSON.parse(direct.stdout)).toEqual(written);
+  });
+
+  it('writes no colour codes to the file, even when stdout is a terminal', async () => {
+    const r = await run(['check', '-o', 'out.txt', project], { env: { ...box.env, FORCE_COLOR: '1' }, cwd: box.root, tty: true });
+    expect(r.code).toBe(1);
+    const text = fs.readFileSync(path.join(box.root, 'out.txt'), 'utf8');
+    expect(text).toContain('phantom-parent');
+    expect(text).not.toContain('\u001b[');
+  });
+
+  it('never writes a .jsonl file, which could be a transcript (exit 2)', async () => {
+    const transcript = path.join(project, HEALTHY);
+    const before = fs.readFileSync(transcript);
+    const r = await check('--output-file', transcript, project);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`cclint: --output-file ${transcript}: will not write a .jsonl file, which could be a transcript; give another name\n`);
+    expect(fs.readFileSync(transcript).equals(before)).toBe(true);
+    expect((await check('--baseline', 'baseline.jsonl', project)).code).toBe(2);
+    expect(fs.existsSync(path.join(box.root, 'baseline.jsonl'))).toBe(false);
+  });
+
+  it('refuses a folder (exit 2)', async () => {
+    fs.mkdirSync(path.join(box.root, 'taken'));
+    const r = await check('--output-file', 'taken', project);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('cclint: --output-file taken: is a folder; give a file path\n');
+  });
+});
+
+describe('--baseline', () => {
+  it('records today\'s findings on first use, then reports only new ones', async () => {
+    const first = await check('--format', 'json', '--baseline', 'cclint-baseline.json', project);
+    expect(first.code).toBe(0);
+    expect(report(first.stdout).summary).toEqual({ files: 4, errorCount: 0, warningCount: 0, infoCount: 0 });
+    expect(first.stderr).toBe(
+      'cclint: baseline cclint-baseline.json: recorded 28 findings in 4 files; runs with this --baseline report only findings it does not record\n',
+    );
+
+    const again = await check('--format', 'json', '--baseline', 'cclint-baseline.json', project);
+    expect(again.code).toBe(0);
+    expect(report(again.stdout).summary.errorCount).toBe(0);
+    expect(again.stderr).toBe('cclint: baseline cclint-baseline.json: 28 recorded findings left out\n');
+
+    appendPhantom(path.join(project, HEALTHY));
+    const grown = await check('--format', 'json', '--baseline', 'cclint-baseline.json', project);
+    expect(grown.code).toBe(1);
+    const findings = report(grown.stdout).results.flatMap((x) => x.messages.map((m) => [path.basename(x.filePath), m.ruleId, m.line]));
+    expect(findings).toEqual([[HEALTHY, 'phantom-parent', 9]]);
+  });
+
+  it('holds paths relative to itself, rule ids and fingerprints: no transcript content, no line numbers', async () => {
+    await check('--baseline', 'ci/baseline.json', project);
+    const baseline = JSON.parse(fs.readFileSync(path.join(box.root, 'ci', 'baseline.json'), 'utf8')) as {
+      version: number;
+      files: Record<string, Record<string, string[]>>;
+    };
+    expect(baseline.version).toBe(1);
+    expect(Object.keys(baseline.files)).toEqual(
+      [BROKEN, '30628611-e45f-4f98-a688-010e1428e585.jsonl', 'b2fe508c-5391-4967-ad16-83d569d4f396.jsonl', HEALTHY].map(
+        (name) => `../home/.claude/projects/-home-dev-webapp/${name}`,
+      ),
+    );
+    expect(Object.keys(baseline.files[`../home/.claude/projects/-home-dev-webapp/${BROKEN}`] ?? {})).toEqual([
+      'duplicate-uuid',
+      'orphan-root',
+      'string-content',
+    ]);
+    for (const rules of Object.values(baseline.files)) {
+      for (const list of Object.values(rules)) for (const fingerprint of list) expect(fingerprint).toMatch(/^[0-9a-f]{64}$/);
+    }
+  });
+
+  it('says when recorded findings are gone, and --baseline-update forgets them', async () => {
+    await check('--baseline', 'b.json', project);
+    // A repair removes the session's findings: its records are gone.
+    fs.writeFileSync(path.join(project, BROKEN), '');
+    const fixed = await check('--format', 'json', '--baseline', 'b.json', project);
+    expect(fixed.code).toBe(0);
+    expect(fixed.stderr).toContain('cclint: baseline b.json: 20 recorded findings left out; 8 recorded findings no longer found (--baseline-update forgets them)\n');
+    const update = await check('--format', 'json', '--baseline', 'b.json', '--baseline-update', project);
+    expect(update.code).toBe(0);
+    expect(update.stderr).toContain('recorded 20 findings in 3 files');
+    const after = await check('--format', 'json', '--baseline', 'b.json', project);
+    expect(after.stderr).toContain('cclint: baseline b.json: 20 recorded findings left out\n');
+  });
+
+  it('is an error (exit 2) when unreadable as a baseline, or updated without a file', async () => {
+    fs.writeFileSync(path.join(box.root, 'bad.json'), '{"version": 7, "files": {}}');
+    const bad = await check('--baseline', 'bad.json', project);
+    expect(bad.code).toBe(2);
+    // Read before the scan: nothing is checked or reported.
+    expect(bad.stderr).toBe('cclint: baseline bad.json is not a cclint baseline: version 7, expected 1; record it again with --baseline-update\n');
+    expect(bad.stdout).toBe('');
+    const lone = await check('--baseline-update', project);
+    expect(lone.code).toBe(2);
+    expect(lone.stderr).toBe('cclint: --baseline-update needs --baseline <file>\n');
+  });
+});
