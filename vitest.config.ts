@@ -11,9 +11,7 @@ const ownSuites = fs
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // test/oracle-cli needs the real Claude Code binary (its own config,
-    // vitest.cli.config.ts); the other own suites are found above.
-    exclude: ['**/node_modules/**', 'test/oracle-cli/**', ...ownSuites],
+    exclude: ['**/node_modules/**', ...ownSuites],
     // The corpus sweep and the built-binary tests read real files; keep them
     // within a generous but bounded time on a 2-core CI machine.
     testTimeout: 60_000,

@@ -205,7 +205,12 @@ function addRewind(text: string, seed: string, late: boolean): Rewound | undefin
   let end = start + 1;
   while (end < objs.length && !(isMessage(objs[end]) && isPrompt(objs[end] as Obj))) end++;
   const branch: number[] = [];
-  for (let i = start; i < end; i++) if (isMessage(objs[i])) branch.push(i);
+  // Every row of the attempt with a uuid (progress and hook rows too: the
+  // rows after them name them as parents).
+  for (let i = start; i < end; i++) {
+    const o = objs[i];
+    if (o !== undefined && typeof o.uuid === 'string' && o.isSidechain !== true) branch.push(i);
+  }
   if (branch.length < 2) return undefined;
   const uuidMap = new Map<string, string>();
   const toolMap = new Map<string, string>();
