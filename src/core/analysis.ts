@@ -1,8 +1,9 @@
 /**
  * Structural facts several rules, the resume model and the fixer agree on:
- * which roots are legitimate, what the previous main-chain record is, and
- * where a break should be bridged. Kept in one place so that "is this null
- * parent expected?" has exactly one answer across check, score and fix.
+ * which rows belong to the file's own conversation, and which roots are
+ * legitimate. Kept in one place so that "is this null parent expected?" has
+ * exactly one answer across check, score and fix (where a break should be
+ * repaired to is repair-targets.ts).
  */
 import {
   type RecordSummary,
@@ -70,7 +71,7 @@ function facts(index: SessionIndex): Facts {
 }
 
 /** The nearest earlier main-chain user/assistant record in file order. */
-export function previousConversational(index: SessionIndex, r: RecordSummary): RecordSummary | undefined {
+function previousConversational(index: SessionIndex, r: RecordSummary): RecordSummary | undefined {
   const ordinal = facts(index).previousConversational[r.ordinal] ?? -1;
   return ordinal < 0 ? undefined : index.records[ordinal];
 }
@@ -106,38 +107,5 @@ export function expectedRoot(index: SessionIndex, r: RecordSummary): ExpectedRoo
   return undefined;
 }
 
-/**
- * The record a broken link should point at instead: the nearest earlier
- * main-chain user/assistant record in the same compaction segment, never a
- * later one, never the record itself or one of its descendants (a cycle).
- */
-export function bridgeTarget(index: SessionIndex, r: RecordSummary): RecordSummary | undefined {
-  const segment = index.segmentOf(r);
-  let candidate = previousConversational(index, r);
-  while (candidate !== undefined) {
-    if (index.segmentOf(candidate) !== segment) return undefined;
-    if (candidate.uuid !== undefined && index.byUuid.get(candidate.uuid) === candidate && !index.isAncestor(r, candidate)) {
-      return candidate;
-    }
-    candidate = previousConversational(index, candidate);
-  }
-  return undefined;
-}
-
-/**
- * True when following parentUuid up from `from` reaches `target`. Bounded
- * and cycle-safe; used where the graph may already contain a cycle.
- */
-export function reaches(index: SessionIndex, from: RecordSummary, target: RecordSummary): boolean {
-  const seen = new Set<RecordSummary>();
-  let current: RecordSummary | undefined = from;
-  while (current !== undefined && !seen.has(current)) {
-    if (current === target) return true;
-    seen.add(current);
-    current = index.parentOf(current);
-  }
-  return false;
-}
-
-/** Milliseconds Claude Code's chain walk looks back for a stand-in parent. */
+/** Milliseconds `claude --resume`'s chain walk looks back for a stand-in parent. */
 export const TIMESTAMP_BRIDGE_MS = 5_000;

@@ -28,12 +28,10 @@
  * continues that copy's response, or that copy is the nearest before it).
  */
 import { createHash } from 'node:crypto';
-import { expectedRoot, isMainChainRow } from './analysis.js';
+import { expectedRoot, isMainChainRow, TIMESTAMP_BRIDGE_MS } from './analysis.js';
 import { type RecordSummary, isCompactBoundary } from './records.js';
 import type { SessionIndex } from './session-index.js';
 
-/** How far back a stand-in may lie, as Claude Code's chain walk bridges (ms). */
-export const BRIDGE_WINDOW_MS = 5_000;
 
 export type RelinkReason = 'tool-call' | 'same-response' | 'rewind-point' | 'bridge' | 'previous';
 
@@ -167,7 +165,7 @@ function previousInFile(index: SessionIndex, r: RecordSummary, exclude?: Readonl
   return undefined;
 }
 
-/** The latest eligible row at most {@link BRIDGE_WINDOW_MS} older than `r`. */
+/** The latest eligible row at most {@link TIMESTAMP_BRIDGE_MS} older than `r`. */
 function latestWithinWindow(index: SessionIndex, r: RecordSummary, exclude?: ReadonlySet<RecordSummary>): RecordSummary | undefined {
   if (Number.isNaN(r.time)) return undefined;
   const rows = facts(index).byTime;
@@ -180,7 +178,7 @@ function latestWithinWindow(index: SessionIndex, r: RecordSummary, exclude?: Rea
   }
   for (let i = lo - 1; i >= 0; i--) {
     const c = rows[i] as RecordSummary;
-    if (r.time - c.time > BRIDGE_WINDOW_MS) break;
+    if (r.time - c.time > TIMESTAMP_BRIDGE_MS) break;
     if (c.ordinal < r.ordinal && eligible(index, r, c, exclude)) return c;
   }
   return undefined;

@@ -30,11 +30,10 @@
  * assistant rows that are not meta and not sidechain rows, less trailing
  * rows the request cannot show (a thinking-only or API-error tail).
  */
-import { isCompactBoundary, isFileSnapshotRow, type RecordSummary } from './records.js';
+import { TIMESTAMP_BRIDGE_MS } from './analysis.js';
+import { isFileSnapshotRow, type RecordSummary } from './records.js';
 import type { SessionIndex } from './session-index.js';
 
-/** Milliseconds the CLI's chain walk looks back for a stand-in parent. */
-export const CLI_BRIDGE_MS = 5_000;
 
 const MAP_TYPES: ReadonlySet<string> = new Set(['user', 'assistant', 'system', 'attachment']);
 
@@ -309,7 +308,7 @@ class StandIns {
     let found: RecordSummary | undefined;
     for (let i = lo - 1; i >= 0; i--) {
       const c = rows[i] as RecordSummary;
-      if (child.time - c.time > CLI_BRIDGE_MS) break;
+      if (child.time - c.time > TIMESTAMP_BRIDGE_MS) break;
       if (found !== undefined && c.time < found.time) break;
       if (c !== child && c.isSidechain === child.isSidechain && !onChain.has(c)) found = c;
     }
@@ -590,9 +589,4 @@ export function standInFinder(index: SessionIndex): (r: RecordSummary) => Record
     standIns ??= new StandIns(buildGraph(index, {}, identity(undefined)));
     return standIns.find(r, { has: (c) => index.isAncestor(r, c) });
   };
-}
-
-/** Whether the record starts a compaction segment (its null parent is deliberate). */
-export function startsSegment(r: RecordSummary): boolean {
-  return isCompactBoundary(r);
 }

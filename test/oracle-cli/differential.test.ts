@@ -24,15 +24,17 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyPath } from '../../src/core/discovery.js';
 import { resumeModel } from '../../src/core/resume.js';
+import { scoreSession } from '../../src/core/score.js';
 import { planFile } from '../../src/repair/plan.js';
 import { RULES } from '../../src/rules/index.js';
 import { type BreakKind, BREAK_KINDS, injectBreak } from '../support/breaks.js';
-import { CORPUS, corpusFiles, indexText, realMainSessions } from '../support/corpus.js';
+import { corpusFiles, indexText, realMainSessions, SHARED_CORPUS } from '../support/corpus.js';
 import { askCli, loadedUuids, type OracleAnswer, oracleAvailable } from './oracle.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const available = oracleAvailable();
-const corpusThere = fs.existsSync(path.join(CORPUS, 'SOURCES.md'));
+// The shared corpus (beside the repository, as in CI): 179 files, 59 real main sessions.
+const corpusThere = fs.existsSync(path.join(SHARED_CORPUS.root, 'SOURCES.md'));
 const lint = { rules: RULES, severities: new Map() };
 /** Seeds per kind and session: more variants of the same shapes in other places. */
 const SEEDS = Number(process.env.CCLINT_CLI_SEEDS ?? 1);
@@ -90,11 +92,11 @@ describe.runIf(available.ok && corpusThere)('cclint against the real claude --re
   const report: string[] = [];
 
   beforeAll(async () => {
-    for (const f of corpusFiles()) {
+    for (const f of corpusFiles(SHARED_CORPUS)) {
       cases.push({ kind: 'corpus', label: f.relative, file: f.absolute, baseline: f.absolute, fixed: f.absolute });
     }
     const session = (stem: string) => classifyPath(`/projects/-home-u-proj/${stem}`, '/');
-    for (const f of realMainSessions()) {
+    for (const f of realMainSessions(SHARED_CORPUS)) {
       const text = fs.readFileSync(f.absolute, 'utf8');
       for (const kind of BREAK_KINDS) {
         for (let seed = 0; seed < SEEDS; seed++) {
@@ -197,6 +199,32 @@ describe.runIf(available.ok && corpusThere)('cclint against the real claude --re
       if (before.seq !== after.seq) changed.push(c.label);
     }
     expect(changed).toEqual([]);
+  });
+
+  it('scores the sessions whose resume really loses messages above the healthy ones (ROC AUC >= 0.95)', () => {
+    const losing: number[] = [];
+    const healthy: number[] = [];
+    const scoreOf = (file: string): number => {
+      const index = indexText(fs.readFileSync(file));
+      return scoreSession(index, resumeModel(index)).score;
+    };
+    for (const c of cases) {
+      if (c.kind === 'corpus') continue;
+      if (c.kind === 'healthy-rewind' || c.kind === 'healthy-rewind-late') {
+        healthy.push(scoreOf(c.file));
+        continue;
+      }
+      const intended = contentFps(answers.get(c.baseline) as OracleAnswer);
+      const now = compareBlocks(intended, contentFps(answers.get(c.file) as OracleAnswer));
+      if (now.kept < intended.length) losing.push(scoreOf(c.file));
+    }
+    for (const f of realMainSessions(SHARED_CORPUS)) healthy.push(scoreOf(f.absolute));
+    let wins = 0;
+    for (const b of losing) for (const h of healthy) wins += b > h ? 1 : b === h ? 0.5 : 0;
+    const auc = wins / (losing.length * healthy.length);
+    report.push('', `Score: ROC AUC ${auc.toFixed(3)} between ${losing.length} broken files whose CLI resume loses messages and ${healthy.length} healthy ones.`);
+    expect(losing.length).toBeGreaterThan(50);
+    expect(auc).toBeGreaterThanOrEqual(0.95);
   });
 
   it('predicts what the CLI sends after the fix too', () => {
