@@ -142,4 +142,45 @@ export const CLI_CASES: readonly CliCase[] = [
       expect(model.fidelity).toBeLessThan(1);
     },
   },
+  {
+    name: 'does not bridge a missing parent on a row whose timestamp Date.parse cannot read',
+    text: () => {
+      resetClock();
+      return jsonl([
+        user('u1'),
+        assistant('a1', { parent: 'u1' }),
+        user('u2', { parent: 'gone', timestamp: '2026-01-05 at noon' }),
+        assistant('a2', { parent: 'u2' }),
+      ]);
+    },
+    loaded: ids('u2', 'a2'),
+  },
+  {
+    // Rows out of time order: the stand-in is the latest row by time, wherever it sits in the file.
+    name: 'bridges to a row written later in the file but earlier in time',
+    text: () => {
+      resetClock();
+      return jsonl([
+        user('u1', { timestamp: iso(T0) }),
+        user('u2', { parent: 'gone', timestamp: iso(T0 + 4_000) }),
+        assistant('a1', { parent: 'u1', timestamp: iso(T0 + 2_000) }),
+        assistant('a2', { parent: 'u2', timestamp: iso(T0 + 5_000) }),
+      ]);
+    },
+    loaded: ids('u1', 'a1', 'u2', 'a2'),
+  },
+  {
+    // The leaf is the last row in file order, not the newest one, when the newest does not descend from it.
+    name: 'resumes from the last row in the file even when another branch is newer',
+    text: () => {
+      resetClock();
+      return jsonl([
+        user('u1', { timestamp: iso(T0) }),
+        user('u2', { parent: 'gone', timestamp: iso(T0 + 4_000) }),
+        assistant('a2', { parent: 'u2', timestamp: iso(T0 + 5_000) }),
+        assistant('a1', { parent: 'u1', timestamp: iso(T0 + 2_000) }),
+      ]);
+    },
+    loaded: ids('u1', 'a1'),
+  },
 ];
