@@ -228,7 +228,9 @@ function rewindPoint(index: SessionIndex, r: RecordSummary, previous: RecordSumm
     if (isTypedPrompt(current)) {
       prompts++;
       if (current.excerpt.trim() === text) {
-        const point = index.parentOf(current);
+        // The first attempt's parent; when that link is broken too, the row
+        // its own repair goes to (both prompts hung from the same row).
+        const point = index.parentOf(current) ?? (index.hasMissingParent(current) ? relinkTarget(index, current, exclude)?.target : undefined);
         return point !== undefined && eligible(index, r, point, exclude) ? point : undefined;
       }
     }

@@ -90,6 +90,8 @@ describe.runIf(available.ok && corpusThere)('cclint against the real claude --re
   const cases: Case[] = [];
   let answers = new Map<string, OracleAnswer>();
   const report: string[] = [];
+  /** Every file not fully restored, for a closer look (`.cache/partial.txt`). */
+  const unrestored: string[] = [];
 
   beforeAll(async () => {
     for (const f of corpusFiles(SHARED_CORPUS)) {
@@ -123,6 +125,7 @@ describe.runIf(available.ok && corpusThere)('cclint against the real claude --re
   afterAll(() => {
     fs.mkdirSync(path.join(here, '.cache'), { recursive: true });
     fs.writeFileSync(path.join(here, '.cache', 'report.md'), `${report.join('\n')}\n`);
+    fs.writeFileSync(path.join(here, '.cache', 'partial.txt'), `${unrestored.join('\n')}\n`);
   });
 
   it('counts the rows the CLI sends, on the corpus and on broken variants', () => {
@@ -183,6 +186,7 @@ describe.runIf(available.ok && corpusThere)('cclint against the real claude --re
       extra.push(...k.extra);
       partial.push(...k.partial);
     }
+    unrestored.push(...partial);
     report.push(`| all | ${n} | ${((100 * share) / n).toFixed(2)}% | ${full} (${((100 * full) / n).toFixed(1)}%) | ${worse.length} | ${extra.length} |`);
     expect(worse).toEqual([]);
     expect(extra).toEqual([]);
