@@ -144,7 +144,8 @@ const distinctCopies = new WeakMap<SessionIndex, ReadonlySet<RecordSummary>>();
 
 /** Whether `target` may carry `orphan` as a child. */
 function eligible(index: SessionIndex, orphan: RecordSummary, target: RecordSummary, exclude?: ReadonlySet<RecordSummary>): boolean {
-  if (target === orphan || !isConversational(target) || target.uuid === undefined) return false;
+  // A compact boundary is the root of its segment: the first rows after it hang from it.
+  if (target === orphan || target.uuid === undefined || !(isConversational(target) || (isCompactBoundary(target) && !target.isSidechain))) return false;
   if (index.byUuid.get(target.uuid) !== target && distinctCopies.get(index)?.has(target) !== true) return false;
   if (exclude?.has(target) === true) return false;
   if (target.isSidechain !== orphan.isSidechain && isMainChainRow(index, orphan)) return false;

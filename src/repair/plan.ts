@@ -178,17 +178,20 @@ interface Reference {
 
 function referenceOf(state: State): Reference {
   const model = resumeModel(state.index);
-  // Only the intended conversation: what resume loads today through a
-  // wrong stand-in (an abandoned attempt it bridged into) may go.
-  const intended = keysOf(model.intendedMessages);
+  // Rows no repair may bring into the resumed conversation, even where a
+  // wrong stand-in brings them in today (the CLI's 5 s bridge can reach into
+  // an abandoned attempt, or back across a compaction).
   const forbidden = new Set<string>();
   const leafSegment = model.leaf === undefined ? undefined : state.index.segmentOf(model.leaf);
   for (const r of state.index.records) {
     if (r.type !== 'user' && r.type !== 'assistant') continue;
-    const key = messageKey(r);
-    if (intended.has(key)) continue;
-    if (abandonedAttemptOf(state.index, r) !== -1 || (leafSegment !== undefined && state.index.segmentOf(r) < leafSegment)) forbidden.add(key);
+    if (abandonedAttemptOf(state.index, r) !== -1 || (leafSegment !== undefined && state.index.segmentOf(r) < leafSegment)) {
+      forbidden.add(messageKey(r));
+    }
   }
+  // Only the intended conversation is protected: what resume loads today
+  // through a wrong stand-in may go.
+  const intended = new Set([...keysOf(model.intendedMessages)].filter((k) => !forbidden.has(k)));
   return { intended, forbidden };
 }
 
@@ -220,7 +223,11 @@ function regression(before: State, after: State, reference: Reference): string |
     const abandoned = added.filter((k) => reference.forbidden.has(k)).length;
     if (abandoned > 0) return `${reader} would load ${abandoned} message(s) from an abandoned attempt or from before a compaction`;
   }
-  if (ra.total < rb.total) return `the intended conversation would shrink from ${rb.total} to ${ra.total} messages`;
+  // What a repair may not bring in does not count: history from before a
+  // compaction that a wrong stand-in made part of the intended conversation.
+  const kept = (messages: readonly RecordSummary[]): number => messages.filter((m) => !reference.forbidden.has(messageKey(m))).length;
+  const [wasTotal, nowTotal] = [kept(rb.intendedMessages), kept(ra.intendedMessages)];
+  if (nowTotal < wasTotal) return `the intended conversation would shrink from ${wasTotal} to ${nowTotal} messages`;
   return undefined;
 }
 

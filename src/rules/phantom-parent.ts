@@ -38,6 +38,7 @@
  */
 import { isMainChainRow } from '../core/analysis.js';
 import { relinkFixOf } from '../core/fix-builders.js';
+import { abandonedAttemptOf } from '../core/repair-targets.js';
 import { defineRule, shortId } from './rule.js';
 
 export default defineRule({
@@ -50,6 +51,8 @@ export default defineRule({
       cutsHistory: 'parentUuid {parent} is not in this session; resume stops here and drops {lost} earlier message(s)',
       missing: 'parentUuid {parent} is not in this session; the records before it are cut off from this branch',
       bridged: 'parentUuid {parent} is not in this session; resume bridges it to {standIn}, written {gap} ms earlier',
+      bridgedAcross: 'parentUuid {parent} is not in this session; resume bridges it to {standIn}, from before a compaction, and brings that history back',
+      bridgedAbandoned: 'parentUuid {parent} is not in this session; resume bridges it to {standIn}, in an attempt abandoned at a rewind, and sends that attempt',
       sidechain: 'parentUuid {parent} of a sidechain record is not in this session',
       mainMissing: 'parentUuid {parent} points into the main session, whose file was not found',
     },
@@ -73,6 +76,15 @@ export default defineRule({
         continue;
       }
       const standIn = resume.standIn(record);
+      if (standIn !== undefined && index.segmentOf(standIn) < index.segmentOf(record)) {
+        report({ messageId: 'bridgedAcross', data: { parent: shortId(parent), standIn: shortId(standIn.uuid) }, record, fix });
+        continue;
+      }
+      const attempt = standIn === undefined ? -1 : abandonedAttemptOf(index, standIn);
+      if (attempt !== -1 && abandonedAttemptOf(index, record) !== attempt) {
+        report({ messageId: 'bridgedAbandoned', data: { parent: shortId(parent), standIn: shortId((standIn as { uuid?: string }).uuid) }, record, fix });
+        continue;
+      }
       if (standIn !== undefined) {
         report({
           messageId: 'bridged',

@@ -50,7 +50,11 @@ function restoresWhatWasBroken(corpus: Corpus): void {
         const after = messages(plan.after);
         const intendedSet = new Set(intended);
         loadedSum += after.filter((u) => intendedSet.has(u)).length / intended.length;
-        if (after.length < before.length) worse.push(`${f.relative}: ${before.length} → ${after.length}`);
+        // Worse: an intended message resume loaded before the fix and does not after. (A fix
+        // may drop what a wrong stand-in brought in, such as history from before a compaction.)
+        const afterSet = new Set(after);
+        const lost = before.filter((u) => intendedSet.has(u) && !afterSet.has(u));
+        if (lost.length > 0) worse.push(`${f.relative}: ${lost.length} intended message(s) no longer loaded`);
         if (JSON.stringify(after) === JSON.stringify(intended)) restored++;
         else notRestored.push(`${f.relative}: intended ${intended.length}, after ${after.length}, before ${before.length}`);
       }

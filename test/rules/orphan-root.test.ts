@@ -149,7 +149,8 @@ ruleTester(rule, {
       errors: [{ messageId: 'cutsHistory', line: 4, uuid: 'u2', fix: { applicability: 'unsafe' } }],
     },
     {
-      name: 'right after a compact boundary a non-boundary null parent has no record in its segment to relink to',
+      // The boundary is the root of its segment: the row after it may hang from it, never from a row before it.
+      name: 'right after a compact boundary a non-boundary null parent relinks to the boundary',
       records: [
         user('u1'),
         assistant('a1', { parent: 'u1' }),
@@ -157,7 +158,7 @@ ruleTester(rule, {
         user('u2'),
         assistant('a2', { parent: 'u2' }),
       ],
-      errors: [{ messageId: 'orphan', line: 4, uuid: 'u2', fix: null }],
+      errors: [{ messageId: 'orphan', line: 4, uuid: 'u2', fix: { applicability: 'unsafe' } }],
     },
     {
       name: 'a sidechain assistant row in a main file is not a Task prompt',

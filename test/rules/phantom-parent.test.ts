@@ -1,6 +1,6 @@
 import rule from '../../src/rules/phantom-parent.js';
 import { ruleTester } from '../helpers/rule-tester.js';
-import { assistant, compactBoundary, compactSummary, progress, toolResult, user } from '../helpers/records.js';
+import { assistant, compactBoundary, compactSummary, iso, progress, T0, toolResult, user } from '../helpers/records.js';
 
 ruleTester(rule, {
   valid: [
@@ -43,6 +43,32 @@ ruleTester(rule, {
     },
   ],
   invalid: [
+    {
+      // claudeless compact-command (SOURCES.md): the /compact command rows carry times older than the boundary.
+      name: 'a gap resume bridges back across a compaction: it brings the compacted history back',
+      records: [
+        user('u1', { timestamp: iso(T0) }),
+        assistant('a1', { parent: 'u1', timestamp: iso(T0 + 10_000) }),
+        compactBoundary('cb', { logicalParent: 'a1', timestamp: iso(T0 + 20_000) }),
+        compactSummary('s1', { parent: 'cb', timestamp: iso(T0 + 20_000) }),
+        user('u2', { parent: 'gone', timestamp: iso(T0 + 12_000) }),
+        assistant('a2', { parent: 'u2', timestamp: iso(T0 + 21_000) }),
+      ],
+      errors: [{ messageId: 'bridgedAcross', line: 5, uuid: 'u2', fix: { applicability: 'safe' } }],
+    },
+    {
+      name: 'a gap resume bridges into an attempt abandoned at a rewind: it sends that attempt',
+      records: [
+        user('u1', { timestamp: iso(T0) }),
+        assistant('a1', { parent: 'u1', timestamp: iso(T0 + 1_000) }),
+        user('x1', { parent: 'a1', text: 'first try', timestamp: iso(T0 + 2_000) }),
+        user('k1', { parent: 'a1', text: 'second try', timestamp: iso(T0 + 3_000) }),
+        assistant('x2', { parent: 'x1', timestamp: iso(T0 + 4_000) }),
+        assistant('k2', { parent: 'gone', timestamp: iso(T0 + 5_000) }),
+      ],
+      // The fix goes to the kept prompt, never into the abandoned attempt.
+      errors: [{ messageId: 'bridgedAbandoned', line: 6, uuid: 'k2', fix: { applicability: 'safe' } }],
+    },
     {
       // The usual "resume only shows the last messages" shape: anthropics/claude-code #22526, #58554.
       name: 'no row at most 5 s older: resume stops at the gap',
@@ -107,7 +133,8 @@ ruleTester(rule, {
       errors: [{ messageId: 'missing', line: 1, uuid: 'u1', fix: null }],
     },
     {
-      name: 'a relink never crosses a compact boundary',
+      // The first row after a boundary hangs from it, never from a row before it.
+      name: 'a relink never crosses a compact boundary: the first row after it goes to the boundary',
       records: [
         user('u1'),
         assistant('a1', { parent: 'u1' }),
@@ -115,7 +142,7 @@ ruleTester(rule, {
         user('u2', { parent: 'ghost', gapMs: 60_000 }),
         assistant('a2', { parent: 'u2' }),
       ],
-      errors: [{ messageId: 'missing', line: 4, uuid: 'u2', fix: null }],
+      errors: [{ messageId: 'missing', line: 4, uuid: 'u2', fix: { applicability: 'safe' } }],
     },
   ],
 });
