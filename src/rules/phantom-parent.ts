@@ -15,8 +15,12 @@
  * shows the last few messages" reports,
  * https://github.com/anthropics/claude-code/issues/22526 and
  * https://github.com/anthropics/claude-code/issues/58554). A gap resume
- * bridges is a warning; a gap that cuts history is an error. A subagent root whose main session file is simply absent is info:
- * the link cannot be checked, and subagent files are not resumed.
+ * bridges is a warning; a gap that cuts history is an error, and so is a
+ * bridge to the wrong row: one from before a compaction (it brings the
+ * compacted history back) or one of an attempt abandoned at a rewind (it
+ * sends that attempt). A subagent root whose main session file is simply
+ * absent is info: the link cannot be checked, and subagent files are not
+ * resumed.
  *
  * ## Fix
  * Relink to the row the record continues: the assistant row holding the
