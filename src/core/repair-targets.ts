@@ -355,6 +355,16 @@ function nearestMessage(index: SessionIndex, r: RecordSummary | undefined): Reco
   return undefined;
 }
 
+/** The first row above a run of tool-result rows (through hooks and progress rows), starting at `m`. */
+function aboveResults(index: SessionIndex, m: RecordSummary): RecordSummary | undefined {
+  let current: RecordSummary | undefined = m;
+  for (let steps = 0; current !== undefined && steps < 256; steps++) {
+    if (current.type !== 'user' || current.toolResultIds.length === 0) return current;
+    current = nearestMessage(index, index.parentOf(current));
+  }
+  return undefined;
+}
+
 /** Whether `m` belongs to the API response `messageId`: one of its rows, or a row of results answering it. */
 function inResponse(index: SessionIndex, m: RecordSummary, messageId: string): boolean {
   if (m.type === 'assistant') return m.messageId === messageId;
@@ -401,7 +411,12 @@ export function misplacedParents(index: SessionIndex): RecordSummary[] {
     if (r.type === 'user' && r.toolResultIds.length > 0) {
       if (m.type === 'assistant' && m.toolUseIds.some((t) => r.toolResultIds.includes(t))) continue;
       const owners = r.toolResultIds.flatMap((t) => facts(index).toolOwners.get(t) ?? []);
-      if (owners.length === 0 || owners.some((o) => o === m || (o.messageId !== undefined && inResponse(index, m, o.messageId)))) continue;
+      // The results of one response's calls come back one under the other:
+      // look up through the run of result rows to the row they answer.
+      const answered = aboveResults(index, m);
+      if (owners.length === 0 || owners.some((o) => [m, answered].some((x) => x !== undefined && (x === o || (o.messageId !== undefined && inResponse(index, x, o.messageId)))))) {
+        continue;
+      }
       out.push(r);
     } else if (started) {
       // Rows of one response written again under the same parent (a

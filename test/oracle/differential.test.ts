@@ -184,6 +184,12 @@ function agreesWithTheReader(corpus: Corpus): void {
       else partial.push(`${c.label}: ${after.kept}/${intended.length}, ${after.extra} extra (before ${before.kept}, ${before.extra} extra)`);
       if (after.kept < before.kept) worse.push(`${c.label}: ${before.kept} → ${after.kept} of ${intended.length}`);
     }
+    // The figures, for the README (gitignored).
+    fs.mkdirSync(path.join(here, '.cache'), { recursive: true });
+    fs.writeFileSync(
+      path.join(here, '.cache', `fix-${corpus.label.replace(/\W+/g, '-')}.md`),
+      `${n} files: ${((100 * share) / n).toFixed(2)}% of intended messages loaded after the fix, ${full} (${((100 * full) / n).toFixed(1)}%) fully restored, ${worse.length} worse, ${healthyChanged.length} healthy changed\n`,
+    );
     expect(n).toBeGreaterThan(mains.length * 10);
     expect(worse).toEqual([]);
     expect(healthyChanged).toEqual([]);

@@ -43,6 +43,17 @@ ruleTester(rule, {
       records: [user('u1'), assistant('a1', { parent: 'u1' }), user('u2', { parent: 'a1' }), assistant('a2', { parent: 'u2' }), user('u3', { parent: 'a1' }), assistant('a3', { parent: 'u3' })],
     },
     {
+      // alignment-hive raw session (SOURCES.md): five parallel calls, their results one under the other.
+      name: 'a result under the result before it, even when that one answers no call the file holds',
+      records: [
+        user('u1'),
+        assistant('a1', { parent: 'u1', messageId: 'm1', toolUse: ['t1'] }),
+        assistant('a1b', { parent: 'a1', messageId: 'm1', toolUse: ['t2'] }),
+        toolResult('r1', { parent: 'a1b', toolUseId: 'gone' }),
+        toolResult('r2', { parent: 'r1', toolUseId: 't1' }),
+      ],
+    },
+    {
       name: 'a tool result whose call is nowhere is left to orphan-tool-result',
       records: [user('u1'), assistant('a1', { parent: 'u1' }), toolResult('r1', { parent: 'u1', toolUseId: 'gone' })],
     },
