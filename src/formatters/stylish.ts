@@ -77,20 +77,37 @@ function fileBlock(result: FileResult, paint: Paint): string[] {
   return out;
 }
 
-/** `2 fixable with `cclint fix` (1 more with `cclint fix --unsafe`)`; display-only fixes are never counted. */
-function fixableLine(results: readonly FileResult[]): string | undefined {
+/**
+ * `2 fixable with `cclint fix` (1 more with `cclint fix --unsafe`)`: only
+ * what those commands will apply. A fix of an opt-in rule (`meta.optInFix`)
+ * applies only when the rule is named, so it is counted under the command
+ * that names it; display-only fixes are never counted.
+ */
+function fixableLine(results: readonly FileResult[], rulesMeta: FormatContext['rulesMeta']): string | undefined {
   let safe = 0;
   let unsafe = 0;
+  const optIn = new Map<string, number>();
   for (const r of results) {
     for (const f of r.findings) {
-      if (f.fix?.applicability === 'safe') safe++;
-      else if (f.fix?.applicability === 'unsafe') unsafe++;
+      const applicability = f.fix?.applicability;
+      if (applicability !== 'safe' && applicability !== 'unsafe') continue;
+      if (rulesMeta.get(f.ruleId)?.optInFix === true) {
+        const how = `\`cclint fix ${applicability === 'unsafe' ? '--unsafe ' : ''}--rule ${f.ruleId}\``;
+        optIn.set(how, (optIn.get(how) ?? 0) + 1);
+      }
+      else if (applicability === 'safe') safe++;
+      else unsafe++;
     }
   }
-  if (safe === 0 && unsafe === 0) return undefined;
-  if (safe === 0) return `  ${unsafe.toLocaleString('en-US')} fixable with \`cclint fix --unsafe\``;
-  const more = unsafe === 0 ? '' : ` (${unsafe.toLocaleString('en-US')} more with \`cclint fix --unsafe\`)`;
-  return `  ${safe.toLocaleString('en-US')} fixable with \`cclint fix\`${more}`;
+  const n = (count: number) => count.toLocaleString('en-US');
+  const parts: Array<[number, string]> = [];
+  if (safe > 0) parts.push([safe, '`cclint fix`']);
+  if (unsafe > 0) parts.push([unsafe, '`cclint fix --unsafe`']);
+  for (const [how, count] of [...optIn].sort(([a], [b]) => a.localeCompare(b))) parts.push([count, how]);
+  const [first, ...more] = parts;
+  if (first === undefined) return undefined;
+  const rest = more.map(([count, how]) => `${n(count)} more with ${how}`).join(', ');
+  return `  ${n(first[0])} fixable with ${first[1]}${rest === '' ? '' : ` (${rest})`}`;
 }
 
 /** ESLint's `stylish` for transcripts. Ends with a newline. */
@@ -107,7 +124,7 @@ export const stylish: Formatter = (results: readonly FileResult[], context: Form
   } else {
     const style: Style = totals.errorCount > 0 ? 'red' : totals.warningCount > 0 ? 'yellow' : 'blue';
     summary.push(paint('bold', paint(style, `✖ ${problemsPhrase(totals)}`)));
-    const fixable = fixableLine(results);
+    const fixable = fixableLine(results, context.rulesMeta);
     if (fixable !== undefined) summary.push(fixable);
   }
   blocks.push(summary.join('\n'));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { RuleMeta } from '../../src/rules/rule.js';
 import { stylish } from '../../src/formatters/stylish.js';
-import { ANSI, UUID_A, context, fileResult, finding, fix, sample } from './results.js';
+import { ANSI, META, UUID_A, context, fileResult, finding, fix, sample } from './results.js';
 
 describe('stylish', () => {
   it('lays out files, aligned rows, the resume figure and the summary', () => {
@@ -103,6 +104,27 @@ describe('stylish', () => {
     ]);
     expect(stylish(results(['display-only']), context())).toBe(
       'a.jsonl\n  1  error  m0  r\n\n✖ 1 problem (1 error, 0 warnings, 0 info)\n',
+    );
+  });
+
+  it('counts an opt-in rule\'s fixes under the command that names the rule', () => {
+    const meta = new Map(META);
+    meta.set('string-content', { ...(META.get('string-content') as RuleMeta), optInFix: true });
+    meta.set('dangling-tool-use', { ...(META.get('dangling-tool-use') as RuleMeta), optInFix: true });
+    const results = [
+      fileResult('a.jsonl', [
+        finding({ ruleId: 'string-content', line: 1, message: 'm', fix: fix('unsafe') }),
+        finding({ ruleId: 'string-content', line: 2, message: 'm', fix: fix('unsafe') }),
+        finding({ ruleId: 'dangling-tool-use', line: 3, message: 'm', fix: fix('safe') }),
+        finding({ ruleId: 'phantom-parent', line: 4, message: 'm', fix: fix('unsafe') }),
+      ]),
+    ];
+    expect(stylish(results, context({ rulesMeta: meta })).trimEnd().split('\n').at(-1)).toBe(
+      '  1 fixable with `cclint fix --unsafe` (1 more with `cclint fix --rule dangling-tool-use`, 2 more with `cclint fix --unsafe --rule string-content`)',
+    );
+    const onlyOptIn = [fileResult('a.jsonl', [finding({ ruleId: 'string-content', line: 1, message: 'm', fix: fix('unsafe') })])];
+    expect(stylish(onlyOptIn, context({ rulesMeta: meta })).trimEnd().split('\n').at(-1)).toBe(
+      '  1 fixable with `cclint fix --unsafe --rule string-content`',
     );
   });
 
