@@ -6,6 +6,7 @@
  * from the `diff` package.
  */
 import { formatPatch, structuredPatch, type StructuredPatch } from 'diff';
+import type { RecordEdit } from '../core/types.js';
 
 const CONTEXT_CHARS = 80;
 const VALUE_CHARS = 60;
@@ -106,4 +107,65 @@ export function colorDiff(text: string, paint: (style: 'red' | 'green' | 'cyan' 
       return line;
     })
     .join('\n');
+}
+
+interface Change {
+  /** First old line the change replaces, or the old line it is inserted before. */
+  readonly start: number;
+  readonly removed: readonly string[];
+  readonly added: readonly string[];
+}
+
+/**
+ * The unified diff of one fix's edits at their real line numbers, with
+ * `context` lines of the file around each change, so the interactive prompt
+ * shows the same hunk headers as `--dry-run` without reading the whole file.
+ * `lineText(n)` gives old line n (1-based); `lineCount` is the old file's.
+ */
+export function editsPatch(
+  displayPath: string,
+  edits: readonly RecordEdit[],
+  lineText: (line: number) => string,
+  lineCount: number,
+  context = 1,
+): StructuredPatch {
+  const label = displayPath.replace(/^\/+/, '');
+  const changes: Change[] = edits
+    .map((edit, order) => ({ edit, order }))
+    .sort((a, b) => changeStart(a.edit) - changeStart(b.edit) || a.order - b.order)
+    .map(({ edit }) => ({
+      start: changeStart(edit),
+      removed: edit.kind === 'insertAfter' ? [] : [edit.before],
+      added: edit.kind === 'delete' ? [] : edit.after,
+    }));
+  const hunks: StructuredPatch['hunks'] = [];
+  let shift = 0; // new line number minus old line number, after the changes so far
+  let i = 0;
+  while (i < changes.length) {
+    const first = changes[i] as Change;
+    const oldStart = Math.max(1, first.start - context);
+    const newStart = oldStart + shift;
+    const lines: string[] = [];
+    for (let n = oldStart; n < first.start; n++) lines.push(` ${lineText(n)}`);
+    let end = first.start; // the first old line after the changes of this hunk
+    while (i < changes.length) {
+      const change = changes[i] as Change;
+      if (change.start > end + 2 * context && lines.length > 0 && change !== first) break;
+      for (let n = end; n < change.start; n++) lines.push(` ${lineText(n)}`);
+      for (const text of change.removed) lines.push(`-${text}`);
+      for (const text of change.added) lines.push(`+${text}`);
+      end = Math.max(end, change.start + change.removed.length);
+      shift += change.added.length - change.removed.length;
+      i++;
+    }
+    for (let n = end; n < Math.min(end + context, lineCount + 1); n++) lines.push(` ${lineText(n)}`);
+    const oldLines = lines.filter((l) => !l.startsWith('+')).length;
+    const newLines = lines.filter((l) => !l.startsWith('-')).length;
+    hunks.push({ oldStart, oldLines, newStart, newLines, lines });
+  }
+  return { oldFileName: `a/${label}`, newFileName: `b/${label}`, oldHeader: undefined, newHeader: undefined, hunks };
+}
+
+function changeStart(edit: RecordEdit): number {
+  return edit.kind === 'insertAfter' ? edit.line + 1 : edit.line;
 }
