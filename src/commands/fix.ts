@@ -9,17 +9,19 @@
 import fs from 'node:fs';
 import { styleText } from 'node:util';
 import { Command, Option } from 'commander';
+import { shellCommand } from '../shell-word.js';
+import { escapeForTerminal, terminalSafeJson } from '../escape.js';
 import { defaultProjectsRoot, describeFsError, discover } from '../core/discovery.js';
 import { UsageError } from '../core/errors.js';
 import { indexFile, linkGroup, ProjectRegistry } from '../engine/linter.js';
-import type { SessionIndex } from '../core/session-index.js';
-import type { Applicability, Finding, Fix, RecordEdit } from '../core/types.js';
+import type { Applicability } from '../core/types.js';
 import { countBySeverity } from '../core/types.js';
 import { critical } from '../interrupt.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
-import type { PlanPolicy } from '../repair/plan.js';
+import { planReport } from '../repair/plan-report.js';
 import type { Decider, FilePlan } from '../repair/types.js';
+import { interactivePolicy } from './fix-prompt.js';
 import { collect, reportIgnored, resolveInputs, runConfig } from './shared.js';
 import { VERSION } from '../version.js';
 
@@ -36,103 +38,12 @@ interface FixOptions {
   readonly color?: boolean | undefined;
 }
 
-const HELP = `y - apply this fix
-n - do not apply this fix
-a - apply this fix and every later fix of the same rule in this file
-d - do not apply this fix or any later fix of the same rule in this file
-q - quit; do not apply this fix or any later one (fixes already accepted in this file are written)
-? - print help`;
-
-async function enquirerAsk(question: string): Promise<string> {
-  const { default: enquirer } = (await import('enquirer')) as unknown as {
-    default: { prompt(q: object): Promise<Record<string, string>> };
-  };
-  try {
-    const answer = await enquirer.prompt({ type: 'input', name: 'answer', message: question });
-    return answer.answer ?? '';
-  } catch {
-    // enquirer rejects on Ctrl-C
-    const { InterruptedError } = await import('../core/errors.js');
-    throw new InterruptedError();
-  }
-}
-
-type DiffModule = typeof import('../repair/diff.js');
-
-/** The changed lines of one fix, shown the way the dry-run diff shows them. */
-function fixHunk({ filePatch, renderPatch }: DiffModule, index: SessionIndex, edits: readonly RecordEdit[]): string {
-  // Whole lines, each with its newline, so the hunk pairs old and new records.
-  const before = Buffer.from(edits.filter((e) => e.kind !== 'insertAfter').map((e) => `${(e as { before: string }).before}\n`).join(''));
-  const after = Buffer.from(edits.flatMap((e) => (e.kind === 'delete' ? [] : e.after.map((a) => `${a}\n`))).join(''));
-  return renderPatch(filePatch(index.file.displayPath, before, after));
-}
-
-function interactivePolicy(
-  io: Io,
-  color: boolean,
-  diff: DiffModule,
-): { decide: NonNullable<PlanPolicy['decide']>; quit: () => boolean } {
-  const ask = io.ask ?? enquirerAsk;
-  const ruleChoice = new Map<string, boolean>();
-  let quit = false;
-  const paint = (style: 'red' | 'green' | 'cyan' | 'bold', s: string) => (color ? styleText(style, s, { validateStream: false }) : s);
-  return {
-    quit: () => quit,
-    decide: async (finding: Finding, fix: Fix, edits: readonly RecordEdit[], index: SessionIndex) => {
-      if (quit) return false;
-      const key = `${index.file.path}\u0000${finding.ruleId}`;
-      const remembered = ruleChoice.get(key);
-      if (remembered !== undefined) return remembered;
-      io.stdout.write(
-        `\n${index.file.displayPath}:${finding.line}  ${finding.ruleId}  ${finding.message}\n` +
-          `${fix.applicability === 'unsafe' ? '[unsafe] ' : ''}${fix.title}\n${diff.colorDiff(fixHunk(diff, index, edits), paint)}\n`,
-      );
-      for (;;) {
-        const answer = (await ask('Apply this fix? [y,n,a,d,q,?]')).trim().toLowerCase();
-        if (answer === 'y') return true;
-        if (answer === 'n') return false;
-        if (answer === 'a' || answer === 'd') {
-          ruleChoice.set(key, answer === 'a');
-          return answer === 'a';
-        }
-        if (answer === 'q') {
-          quit = true;
-          return false;
-        }
-        io.stdout.write(`${HELP}\n`);
-      }
-    },
-  };
-}
-
-function planJson(plan: FilePlan): object {
-  return {
-    filePath: plan.file.displayPath,
-    sessionId: plan.file.layoutSessionId,
-    sha256Before: plan.sha256Before,
-    sha256After: plan.sha256After,
-    resumeBefore: plan.resumeBefore,
-    resumeAfter: plan.resumeAfter,
-    scoreBefore: plan.scoreBefore,
-    scoreAfter: plan.scoreAfter,
-    applied: plan.applied.map((a) => ({
-      ruleId: a.ruleId,
-      title: a.title,
-      applicability: a.applicability,
-      pass: a.pass,
-      edits: a.edits,
-    })),
-    skipped: plan.skipped,
-    remaining: countBySeverity(plan.remaining),
-  };
-}
-
 function summaryLine(plan: FilePlan, verb: string): string {
   const r = plan.resumeBefore;
   const a = plan.resumeAfter;
   const resume =
     a.loaded !== r.loaded ? `; resume ${verb === 'fixed' ? 'now loads' : 'would load'} ${a.loaded} of ${a.total} messages (was ${r.loaded})` : '';
-  return `${verb} ${plan.file.displayPath}: ${plan.applied.length} fix(es)${resume}`;
+  return escapeForTerminal(`${verb} ${plan.file.displayPath}: ${plan.applied.length} fix(es)${resume}`);
 }
 
 export function fixCommand(io: Io, setExit: (code: number) => void): Command {
@@ -184,7 +95,8 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
         io.stderr.write(`cclint: ${problem.message}\n`);
         if (problem.explicit) failed = true;
       }
-      const allow = new Set<Applicability>(options.unsafe === true ? ['safe', 'unsafe'] : ['safe']);
+      // Interactive runs offer unsafe fixes too, marked, declined by Enter.
+      const allow = new Set<Applicability>(options.unsafe === true || interactive ? ['safe', 'unsafe'] : ['safe']);
       const only = options.rule.length > 0 ? new Set(options.rule) : undefined;
       const prompts = interactive ? interactivePolicy(io, color, diff) : undefined;
       const registry = new ProjectRegistry(discovery.projectFiles);
@@ -222,7 +134,7 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
           if (plan.applied.length === 0 || plan.after.equals(plan.before)) continue;
           if (options.dryRun === true) {
             if (options.format === 'stylish') {
-              const diff = renderPatch(filePatch(file.displayPath, plan.before, plan.after));
+              const diff = escapeForTerminal(renderPatch(filePatch(file.displayPath, plan.before, plan.after)), { multiline: true });
               io.stdout.write(`${color ? colorDiff(diff, (s, t) => styleText(s, t, { validateStream: false })) : diff}${summaryLine(plan, 'would fix')}\n\n`);
             }
             continue;
@@ -242,21 +154,29 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
               now: io.now ?? Date.now,
             }),
           );
-          io.stdout.write(`${summaryLine(plan, 'fixed')}\n  backup ${entry.backup}\n  undo with: cclint restore ${entry.id}\n`);
+          const undo = ['cclint', 'restore', entry.id, ...(options.auditLog === undefined ? [] : ['--audit-log', options.auditLog])];
+          io.stdout.write(
+            `${summaryLine(plan, 'fixed')}\n  backup ${escapeForTerminal(entry.backup)}\n  undo with: ${escapeForTerminal(shellCommand(undo))}\n`,
+          );
         }
       }
 
       if (options.dryRun === true && options.format === 'json') {
-        io.stdout.write(`${JSON.stringify({ version: 1, files: plans.map(planJson) }, null, 2)}\n`);
+        io.stdout.write(`${terminalSafeJson({ version: 1, files: plans.map(planReport) })}\n`);
       } else {
         const changed = plans.filter((p) => p.applied.length > 0).length;
         const fixes = plans.reduce((n, p) => n + p.applied.length, 0);
         const verb = options.dryRun === true ? 'would apply' : 'applied';
+        const quit = prompts?.quit() === true;
+        const total = discovery.groups.reduce((n, g) => n + g.files.length, 0);
         io.stdout.write(`${verb} ${fixes} fix(es) in ${changed} of ${plans.length} file(s)`);
+        if (quit && total > plans.length) io.stdout.write(`; quit before the other ${total - plans.length} file(s)`);
         io.stdout.write(errorsLeft > 0 ? `; ${errorsLeft} error(s) remain (see \`cclint check\`)\n` : '\n');
         for (const plan of plans) {
           for (const s of plan.skipped) {
-            if (s.reason.startsWith('not applied')) io.stdout.write(`  ${plan.file.displayPath}:${s.line} ${s.ruleId}: ${s.reason}\n`);
+            if (s.reason.startsWith('not applied')) {
+              io.stdout.write(`  ${escapeForTerminal(`${plan.file.displayPath}:${s.line} ${s.ruleId}: ${s.reason}`)}\n`);
+            }
           }
         }
         if (hiddenUnsafe > 0) io.stdout.write(`${hiddenUnsafe} more fix(es) available with --unsafe\n`);

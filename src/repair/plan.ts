@@ -23,7 +23,7 @@ import { resumeModel } from '../core/resume.js';
 import { schemaProblem } from '../core/schemas.js';
 import { scoreSession } from '../core/score.js';
 import { type SessionFile, SessionIndex } from '../core/session-index.js';
-import type { Applicability, Finding, Fix, JsonObject, RecordEdit } from '../core/types.js';
+import type { Applicability, Finding, Fix, FixAlternative, JsonObject, RecordEdit } from '../core/types.js';
 import type { AppliedFix, FilePlan, SkippedFix } from './types.js';
 
 export const MAX_PASSES = 10;
@@ -51,7 +51,9 @@ export interface PlanPolicy {
    * Asked before a candidate fix is applied; false skips it. Interactive
    * `fix` prompts here; `--yes` answers true.
    */
-  readonly decide?: ((finding: Finding, fix: Fix, edits: readonly RecordEdit[], index: SessionIndex) => Promise<boolean>) | undefined;
+  readonly decide?:
+    | ((finding: Finding, fix: Fix, edits: readonly RecordEdit[], index: SessionIndex) => Promise<boolean | FixAlternative>)
+    | undefined;
   /** Resolves parents in other files of the session group (see linkGroup). */
   readonly link?: ((index: SessionIndex) => void) | undefined;
 }
@@ -260,6 +262,16 @@ function rewritesOtherBytes(edit: RecordEdit): boolean {
   }
 }
 
+/**
+ * What names a fix across passes, so one declined stays declined for the
+ * run: its rule, its record (a line without a uuid by its bytes, since an
+ * earlier pass may move it) and its title with line numbers left out.
+ */
+function fixIdentity(finding: Finding, fix: Fix): string {
+  const subject = finding.uuid ?? sha256(fix.edits().map((e) => (e.kind === 'insertAfter' ? `+${e.line}` : e.before)).join('\n'));
+  return `${finding.ruleId}:${subject}:${fix.title.replace(/\bline \d+/g, 'line #')}`;
+}
+
 interface Candidate {
   readonly finding: Finding;
   readonly fix: Fix;
@@ -307,7 +319,7 @@ export async function planFile(
       .sort((a, b) => a.line - b.line || (ruleOrder.get(a.ruleId) ?? 0) - (ruleOrder.get(b.ruleId) ?? 0));
     for (const finding of ordered) {
       const fix = finding.fix as Fix;
-      const identity = `${finding.ruleId}:${finding.uuid ?? finding.line}:${fix.title}`;
+      const identity = fixIdentity(finding, fix);
       if (declined.has(identity)) continue;
       if (policy.rules !== undefined && !policy.rules.has(finding.ruleId)) continue;
       // Opt-in fixes change what a healthy session holds (content shape,
@@ -317,7 +329,7 @@ export async function planFile(
       if (edits.length === 0) continue;
       let applicability = fix.applicability;
       if (applicability === 'safe' && edits.some(rewritesOtherBytes)) applicability = 'unsafe';
-      const candidate = { finding, fix: { ...fix, applicability }, edits };
+      let candidate: Candidate = { finding, fix: { ...fix, applicability }, edits };
       if (!policy.allow.has(applicability)) {
         skip(candidate, applicability === 'unsafe' && fix.applicability === 'safe'
           ? 'the line is not compact JSON, so rewriting it changes other bytes too (apply with --unsafe)'
@@ -330,12 +342,19 @@ export async function planFile(
         continue;
       }
       if (edits.some((e) => touched.has(e.line))) continue; // next pass
-      if (policy.decide !== undefined && !(await policy.decide(finding, candidate.fix, edits, current.index))) {
+      const answer = policy.decide === undefined ? true : await policy.decide(finding, candidate.fix, edits, current.index);
+      if (answer === false) {
         declined.add(identity);
         skip(candidate, 'declined');
         continue;
       }
-      for (const e of edits) touched.add(e.line);
+      if (answer !== true) {
+        // The person picked another candidate row of a guessed fix.
+        const chosen = answer.edits();
+        if (chosen.length === 0 || chosen.some((e) => touched.has(e.line))) continue;
+        candidate = { finding, fix: { ...candidate.fix, title: answer.title }, edits: chosen };
+      }
+      for (const e of candidate.edits) touched.add(e.line);
       candidates.push(candidate);
     }
     if (candidates.length === 0) {
@@ -420,8 +439,12 @@ function applyBatch(
 
 /** The same fix (rule, record, title) found again in the current text. */
 function replan(c: Candidate, state: State): readonly RecordEdit[] | undefined {
-  const again = state.findings.find(
-    (f) => f.ruleId === c.finding.ruleId && f.fix?.title === c.fix.title && (f.uuid ?? f.line) === (c.finding.uuid ?? c.finding.line),
-  );
-  return again?.fix?.edits();
+  for (const f of state.findings) {
+    if (f.ruleId !== c.finding.ruleId || (f.uuid ?? f.line) !== (c.finding.uuid ?? c.finding.line) || f.fix === undefined) continue;
+    if (f.fix.title === c.fix.title) return f.fix.edits();
+    // A candidate the person chose instead of the planner's first choice.
+    const chosen = f.fix.alternatives?.find((a) => a.title === c.fix.title);
+    if (chosen !== undefined) return chosen.edits();
+  }
+  return undefined;
 }

@@ -35,6 +35,7 @@ const TOP_LEVEL: Readonly<Record<string, string>> = {
   'interrupt.ts': 'runtime',
   'tuning.ts': 'base',
   'escape.ts': 'base',
+  'shell-word.ts': 'base',
   'program.ts': 'app',
   'cli.ts': 'app',
 };

@@ -1,0 +1,145 @@
+/**
+ * What `fix --dry-run --format json` says about a plan: hashes, resume
+ * figures, and for each edit only the fields it changes, each value cut to
+ * a short excerpt. A plan report is shared in CI logs and bug reports, so it
+ * never carries a whole record; the backup is the only full copy.
+ */
+import type { RecordEdit } from '../core/types.js';
+import { countBySeverity } from '../core/types.js';
+import type { FilePlan } from './types.js';
+
+/** Longest JSON text of one value a report shows before cutting it. */
+const EXCERPT_CHARS = 60;
+
+export interface FieldChange {
+  /** Dotted path of the changed field (`parentUuid`, `message.content`). */
+  readonly path: string;
+  /** Short JSON excerpts; absent when the field did not exist on that side. */
+  readonly before?: string | undefined;
+  readonly after?: string | undefined;
+}
+
+export interface EditReport {
+  readonly kind: RecordEdit['kind'];
+  readonly line: number;
+  /** The record's uuid (the old one for a replace or delete), when the line is a record. */
+  readonly uuid?: string | undefined;
+  /** For a replace: the fields it changes; for an insert: the new records' `type` and `uuid`. */
+  readonly changes?: readonly FieldChange[] | undefined;
+  readonly lines?: number | undefined;
+}
+
+type Obj = Record<string, unknown>;
+
+function parseObject(line: string): Obj | undefined {
+  try {
+    const value = JSON.parse(line) as unknown;
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Obj) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A JSON excerpt of at most {@link EXCERPT_CHARS} characters (plus the length when cut). */
+export function excerptOf(value: unknown): string {
+  const text = JSON.stringify(value) ?? 'undefined';
+  return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…(${text.length} chars)` : text;
+}
+
+function isPlainObject(value: unknown): value is Obj {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * The fields that differ between two records, descending into objects (not
+ * arrays) so a changed `message.content` does not show the whole message.
+ * Iterative, so a deeply nested record cannot exhaust the stack.
+ */
+export function changedFields(before: Obj, after: Obj): FieldChange[] {
+  const changes: FieldChange[] = [];
+  const stack: Array<{ prefix: string; a: Obj; b: Obj }> = [{ prefix: '', a: before, b: after }];
+  while (stack.length > 0) {
+    const { prefix, a, b } = stack.pop() as { prefix: string; a: Obj; b: Obj };
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+    for (const key of keys.reverse()) {
+      const path = `${prefix}${key}`;
+      const va = a[key];
+      const vb = b[key];
+      if (isPlainObject(va) && isPlainObject(vb)) {
+        stack.push({ prefix: `${path}.`, a: va, b: vb });
+        continue;
+      }
+      if (JSON.stringify(va) === JSON.stringify(vb)) continue;
+      changes.push({
+        path,
+        ...(key in a ? { before: excerptOf(va) } : {}),
+        ...(key in b ? { after: excerptOf(vb) } : {}),
+      });
+    }
+  }
+  return changes;
+}
+
+function uuidOf(record: Obj | undefined): string | undefined {
+  return typeof record?.uuid === 'string' ? record.uuid : undefined;
+}
+
+/** One edit, reduced to what it changes. */
+export function reportEdit(edit: RecordEdit): EditReport {
+  switch (edit.kind) {
+    case 'delete':
+      return { kind: 'delete', line: edit.line, uuid: uuidOf(parseObject(edit.before)) };
+    case 'insertAfter':
+      return {
+        kind: 'insertAfter',
+        line: edit.line,
+        lines: edit.after.length,
+        changes: edit.after.map((text) => {
+          const record = parseObject(text);
+          return { path: '(new record)', after: excerptOf({ type: record?.type, uuid: record?.uuid }) };
+        }),
+      };
+    case 'replace': {
+      const old = parseObject(edit.before);
+      const [single, ...more] = edit.after;
+      const next = single !== undefined && more.length === 0 ? parseObject(single) : undefined;
+      if (old !== undefined && next !== undefined) {
+        return { kind: 'replace', line: edit.line, uuid: uuidOf(old), changes: changedFields(old, next) };
+      }
+      // A damaged line recovered into records, or a record split in two: name them, show no text.
+      return {
+        kind: 'replace',
+        line: edit.line,
+        uuid: uuidOf(old),
+        lines: edit.after.length,
+        changes: edit.after.map((text) => {
+          const record = parseObject(text);
+          return { path: '(record)', after: record === undefined ? `(${text.length} chars)` : excerptOf({ type: record.type, uuid: record.uuid }) };
+        }),
+      };
+    }
+  }
+}
+
+/** The JSON view of one plan. */
+export function planReport(plan: FilePlan): object {
+  return {
+    filePath: plan.file.displayPath,
+    sessionId: plan.file.layoutSessionId,
+    sha256Before: plan.sha256Before,
+    sha256After: plan.sha256After,
+    resumeBefore: plan.resumeBefore,
+    resumeAfter: plan.resumeAfter,
+    scoreBefore: plan.scoreBefore,
+    scoreAfter: plan.scoreAfter,
+    applied: plan.applied.map((a) => ({
+      ruleId: a.ruleId,
+      title: a.title,
+      applicability: a.applicability,
+      pass: a.pass,
+      edits: a.edits.map(reportEdit),
+    })),
+    skipped: plan.skipped,
+    remaining: countBySeverity(plan.remaining),
+  };
+}
