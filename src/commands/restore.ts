@@ -2,23 +2,55 @@
  * `cclint restore <audit-id | file>`: put a file back exactly as it was
  * before a fix, from the backup the audit log names.
  */
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { classifyPath } from '../core/discovery.js';
 import type { Io } from '../io.js';
 import type { FsPort } from '../repair/fs-port.js';
 import { nodeFs } from '../repair/fs-port.js';
 import { restore } from '../repair/restore.js';
+import { listAudit, type AuditListRow } from '../repair/audit-list.js';
+import { statePaths } from '../repair/write.js';
+import { UsageError } from '../core/errors.js';
+import { shellWord } from '../shell-word.js';
+import { escapeForTerminal, terminalSafeJson } from '../escape.js';
 
 interface RestoreCommandOptions {
   readonly auditLog?: string | undefined;
   readonly backupDir?: string | undefined;
   readonly force?: boolean | undefined;
+  readonly list?: boolean | undefined;
+  readonly limit: string;
+  readonly format: 'stylish' | 'json';
+}
+
+const STATE_TEXT: Record<AuditListRow['state'], string> = {
+  'as-written': 'as written',
+  before: 'back as before',
+  changed: 'changed since',
+  missing: 'file missing',
+};
+
+/** One row a line: id, time, what, state, file; aligned like `git log --oneline`. */
+function listText(rows: readonly AuditListRow[], cwd: string): string {
+  if (rows.length === 0) return 'no fixes recorded yet\n';
+  const cells = rows.map((r) => [
+    r.id,
+    r.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
+    r.undone ? `${STATE_TEXT[r.state]}, undone` : STATE_TEXT[r.state],
+    r.what,
+    classifyPath(r.file, cwd).displayPath,
+  ].map((c) => escapeForTerminal(c)));
+  const widths = [0, 1, 2, 3].map((i) => Math.max(...cells.map((c) => (c[i] as string).length)));
+  return `${cells.map((c) => c.map((cell, i) => (i < 4 ? cell.padEnd(widths[i] as number) : cell)).join('  ')).join('\n')}\n`;
 }
 
 export function restoreCommand(io: Io, setExit: (code: number) => void, port: FsPort = nodeFs()): Command {
   return new Command('restore')
     .description('put a file back exactly as it was before a fix, from its backup (refuses if the file changed since)')
-    .argument('<audit-id|file>', 'an id printed by `cclint fix` (or in audit.jsonl), or a fixed file: undoes its newest fix')
+    .argument('[audit-id|file]', 'an id printed by `cclint fix` (or in audit.jsonl), or a fixed file: undoes its newest fix')
+    .option('--list', 'list recent fixes and restores, newest first: id, time, whether the file changed since, what changed, file')
+    .option('-n, --limit <count>', 'with --list: how many entries', '20')
+    .addOption(new Option('-f, --format <name>', 'with --list: output format').choices(['stylish', 'json']).default('stylish'))
     .option('--audit-log <file>', 'the audit log `cclint fix` wrote to (default: $CCLINT_HOME/audit.jsonl)')
     .option('--backup-dir <dir>', 'where to back up the current content first (default: $CCLINT_HOME/backups)')
     .option('--force', 'write even when the session looks active in Claude Code')
@@ -26,6 +58,7 @@ export function restoreCommand(io: Io, setExit: (code: number) => void, port: Fs
       'after',
       `
 Examples:
+  cclint restore --list                        recent fixes: id, time, state of the file, what changed
   cclint restore m5x2k9q1-3f0a                 undo the fix with this audit id
   cclint restore ~/.claude/projects/-home-me-app/<session>.jsonl
                                                undo the newest fix of this file
@@ -35,7 +68,18 @@ restore's own id redoes the fix.
 
 Exit codes: 0 restored (or nothing to do), 2 not restored (unknown id, file changed since the fix, bad backup, live session).`,
     )
-    .action((target: string, options: RestoreCommandOptions) => {
+    .action((target: string | undefined, options: RestoreCommandOptions) => {
+      if (options.list === true) {
+        if (target !== undefined) throw new UsageError('restore --list takes no audit id or file');
+        const limit = Number(options.limit);
+        if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a whole number of 1 or more, not "${options.limit}"`);
+        const { auditLog } = statePaths({ env: io.env, cwd: io.cwd, auditLog: options.auditLog });
+        const rows = listAudit(port, auditLog, limit);
+        io.stdout.write(options.format === 'json' ? `${terminalSafeJson(rows)}\n` : listText(rows, io.cwd));
+        setExit(0);
+        return;
+      }
+      if (target === undefined) throw new UsageError('restore needs an audit id or a file (or --list to see recent fixes)');
       const { undone, entry } = restore(target, {
         fs: port,
         env: io.env,
@@ -49,8 +93,10 @@ Exit codes: 0 restored (or nothing to do), 2 not restored (unknown id, file chan
       const what = undone.kind === 'restore' ? `restore ${undone.id}` : `fix ${undone.id}`;
       io.stdout.write(
         entry === undefined
-          ? `${shown} already holds its content from before ${what}; nothing to do\n`
-          : `restored ${shown} to its content before ${what} (${undone.time}); undo with: cclint restore ${entry.id}\n`,
+          ? `${escapeForTerminal(shown)} already holds its content from before ${what}; nothing to do\n`
+          : `restored ${escapeForTerminal(shown)} to its content before ${what} (${undone.time}); undo with: cclint restore ${entry.id}${
+              options.auditLog === undefined ? '' : ` --audit-log ${escapeForTerminal(shellWord(options.auditLog))}`
+            }\n`,
       );
       setExit(0);
     });

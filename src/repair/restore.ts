@@ -65,7 +65,7 @@ export function readAuditLog(port: FsPort, file: string): AuditEntry[] {
 }
 
 /** Whether a later restore undid `entry` (and was not itself undone). */
-function isUndone(entry: AuditEntry, entries: readonly AuditEntry[], seen = new Set<string>()): boolean {
+export function isUndone(entry: AuditEntry, entries: readonly AuditEntry[], seen = new Set<string>()): boolean {
   if (seen.has(entry.id)) return false;
   seen.add(entry.id);
   const at = entries.indexOf(entry);

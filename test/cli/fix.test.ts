@@ -5,6 +5,7 @@ import { copyDemo, run, sandbox, type Sandbox } from '../support/cli.js';
 
 const PHANTOM = 'b2fe508c-5391-4967-ad16-83d569d4f396.jsonl';
 const CRASH = '30628611-e45f-4f98-a688-010e1428e585.jsonl';
+const DUPLICATE = '08f63ab4-c21b-49dc-a052-2f9be0b09149.jsonl';
 
 function snapshot(dir: string): Map<string, Buffer> {
   return new Map(fs.readdirSync(dir).map((n) => [n, fs.readFileSync(path.join(dir, n))]));
@@ -98,5 +99,65 @@ describe('cclint fix', () => {
     expect(fs.readFileSync(file)).not.toEqual(original);
     const audit = JSON.parse(fs.readFileSync(path.join(box.cclintHome, 'audit.jsonl'), 'utf8').trim()) as { decidedBy: string };
     expect(audit.decidedBy).toBe('interactive');
+  });
+  it('interactive: shows each hunk at its real line numbers, offers unsafe fixes marked, and Enter declines them', async () => {
+    const file = path.join(dir, DUPLICATE);
+    const original = fs.readFileSync(file);
+    const r = await run(['fix', '--no-color', file], { env: box.env, cwd: box.root, tty: true, answers: ['', ''] });
+    // The duplicate on line 5 shadows line 4: the fix deletes line 4 of the file, shown with its context.
+    expect(r.stdout).toContain('[unsafe] Delete the superseded earlier body');
+    expect(r.stdout).toContain('@@ -3,3 +3,2 @@');
+    expect(r.stdout).toContain('[unsafe] Relink parentUuid to assistant 426de090 on line 7');
+    expect(r.stdout).toContain('@@ -7,3 +7,3 @@');
+    expect(r.stdout.match(/Apply this unsafe fix\? \[y,N,a,d,q,\?\]/g)).toHaveLength(2);
+    expect(r.stdout).toContain('applied 0 fix(es) in 0 of 1 file(s); 2 error(s) remain');
+    expect(fs.readFileSync(file)).toEqual(original);
+    expect(r.code).toBe(1);
+  });
+
+  it('interactive: a declined fix is not asked again when a later pass moves its line', async () => {
+    const file = path.join(dir, CRASH);
+    // Line 3 holds two glued records (split in two: every later line moves down); line 10 is torn.
+    const r = await run(['fix', file], { env: box.env, cwd: box.root, tty: true, answers: ['y', 'n'] });
+    expect(r.stdout.match(/Apply this/g)).toHaveLength(2);
+    expect(r.code).toBe(1);
+    const check = await run(['check', '--format', 'json', file], { env: box.env, cwd: box.root });
+    const messages = (JSON.parse(check.stdout) as { results: Array<{ messages: Array<{ ruleId: string; line: number }> }> }).results[0]?.messages;
+    expect(messages?.filter((m) => m.ruleId === 'invalid-json').map((m) => m.line)).toEqual([11]);
+  });
+
+  it('interactive: q stops, writes what this file accepted, and the summary says what was left', async () => {
+    const r = await run(['fix', dir], { env: box.env, cwd: box.root, tty: true, answers: ['y', 'q'] });
+    expect(r.stdout).toMatch(/fixed [^\n]*08f63ab4[^\n]*: 1 fix\(es\)/);
+    expect(r.stdout).toContain('applied 1 fix(es) in 1 of 1 file(s); quit before the other 3 file(s); 1 error(s) remain');
+    expect(r.code).toBe(1);
+  });
+
+  it('names --audit-log in the undo command when one was given, and restore --list shows the fix', async () => {
+    const file = path.join(dir, PHANTOM);
+    const log = path.join(box.root, 'my logs', 'audit.jsonl');
+    const r = await run(['fix', '--yes', '--audit-log', log, file], { env: box.env, cwd: box.root });
+    const id = /undo with: cclint restore (\S+) --audit-log '([^']+)'\n/.exec(r.stdout);
+    expect(id?.[2]).toBe(log);
+    const list = await run(['restore', '--list', '--audit-log', log], { env: box.env, cwd: box.root });
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(new RegExp(`^${id?.[1]}  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ  as written  phantom-parent  .*b2fe508c`, 'm'));
+    const undo = await run(['restore', id?.[1] as string, '--audit-log', log], { env: box.env, cwd: box.root });
+    expect(undo.stdout).toMatch(/undo with: cclint restore \S+ --audit-log '[^']+'\n$/);
+    const json = await run(['restore', '--list', '--format', 'json', '--audit-log', log], { env: box.env, cwd: box.root });
+    const rows = JSON.parse(json.stdout) as Array<{ id: string; kind: string; state: string; undone: boolean }>;
+    expect(rows.map((row) => [row.kind, row.state, row.undone])).toEqual([
+      ['restore', 'as-written', false],
+      ['fix', 'before', true],
+    ]);
+    expect(rows[1]?.id).toBe(id?.[1]);
+  });
+
+  it('restore --list with no audit log says there is nothing yet; a bad --limit is exit 2', async () => {
+    const empty = await run(['restore', '--list'], { env: box.env, cwd: box.root });
+    expect([empty.code, empty.stdout]).toEqual([0, 'no fixes recorded yet\n']);
+    const bad = await run(['restore', '--list', '--limit', '0'], { env: box.env, cwd: box.root });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('cclint: --limit must be a whole number of 1 or more, not "0"\n');
   });
 });

@@ -1,0 +1,73 @@
+/**
+ * `cclint restore --list`: the recent entries of the audit log, newest
+ * first, each with what it changed and where its file stands now, so a
+ * person can pick what to undo without reading `audit.jsonl`.
+ */
+import { sha256 } from '../core/hash.js';
+import type { FsPort } from './fs-port.js';
+import { isUndone, readAuditLog } from './restore.js';
+import type { AuditEntry } from './types.js';
+
+/** Where an entry's file stands now. */
+export type FileState =
+  /** It still holds the bytes the entry wrote: `restore <id>` undoes it. */
+  | 'as-written'
+  /** It holds the bytes from before the entry (undone by hand or by a restore). */
+  | 'before'
+  /** Something else changed it since: a restore would refuse. */
+  | 'changed'
+  | 'missing';
+
+export interface AuditListRow {
+  readonly id: string;
+  readonly time: string;
+  readonly kind: 'fix' | 'restore';
+  readonly file: string;
+  /** `phantom-parent ×2, invalid-json`, or `restores <id>`. */
+  readonly what: string;
+  readonly undone: boolean;
+  readonly state: FileState;
+}
+
+function whatOf(entry: AuditEntry): string {
+  if (entry.kind === 'restore') return `restores ${entry.restores ?? '?'}`;
+  const counts = new Map<string, number>();
+  for (const fix of entry.fixes) counts.set(fix.ruleId, (counts.get(fix.ruleId) ?? 0) + 1);
+  const parts = [...counts].map(([rule, n]) => (n > 1 ? `${rule} ×${n}` : rule));
+  return parts.length > 0 ? parts.join(', ') : 'no fixes';
+}
+
+function stateOf(port: FsPort, entry: AuditEntry, hashes: Map<string, string | undefined>): FileState {
+  if (!hashes.has(entry.file)) {
+    let hash: string | undefined;
+    try {
+      hash = sha256(port.readFile(entry.file));
+    } catch {
+      hash = undefined;
+    }
+    hashes.set(entry.file, hash);
+  }
+  const hash = hashes.get(entry.file);
+  if (hash === undefined) return 'missing';
+  if (hash === entry.sha256After) return 'as-written';
+  if (hash === entry.sha256Before) return 'before';
+  return 'changed';
+}
+
+/** The newest `limit` entries of the audit log, newest first. */
+export function listAudit(port: FsPort, auditLog: string, limit: number): AuditListRow[] {
+  const entries = readAuditLog(port, auditLog);
+  const hashes = new Map<string, string | undefined>(); // each file is hashed once
+  return entries
+    .slice(-limit)
+    .reverse()
+    .map((entry) => ({
+      id: entry.id,
+      time: entry.time,
+      kind: entry.kind === 'restore' ? 'restore' : 'fix',
+      file: entry.file,
+      what: whatOf(entry),
+      undone: isUndone(entry, entries),
+      state: stateOf(port, entry, hashes),
+    }));
+}
