@@ -13,7 +13,8 @@ const VALUE_CHARS = 60;
 
 type Obj = Record<string, unknown>;
 
-function parseObject(line: string): Obj | undefined {
+/** The JSON object a line holds, or undefined for anything else. */
+export function parseObject(line: string): Obj | undefined {
   try {
     const v = JSON.parse(line) as unknown;
     return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
@@ -22,7 +23,8 @@ function parseObject(line: string): Obj | undefined {
   }
 }
 
-function shortValue(value: unknown): string {
+/** A value's JSON, cut to a short excerpt that says how long it was. */
+export function shortValue(value: unknown): string {
   const text = JSON.stringify(value) ?? 'undefined';
   return text.length > VALUE_CHARS ? `${text.slice(0, VALUE_CHARS)}…(${text.length} chars)` : text;
 }

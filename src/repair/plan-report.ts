@@ -6,10 +6,8 @@
  */
 import type { RecordEdit } from '../core/types.js';
 import { countBySeverity } from '../core/types.js';
+import { parseObject, shortValue } from './diff.js';
 import type { FilePlan } from './types.js';
-
-/** Longest JSON text of one value a report shows before cutting it. */
-const EXCERPT_CHARS = 60;
 
 export interface FieldChange {
   /** Dotted path of the changed field (`parentUuid`, `message.content`). */
@@ -30,21 +28,6 @@ export interface EditReport {
 }
 
 type Obj = Record<string, unknown>;
-
-function parseObject(line: string): Obj | undefined {
-  try {
-    const value = JSON.parse(line) as unknown;
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Obj) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A JSON excerpt of at most {@link EXCERPT_CHARS} characters (plus the length when cut). */
-export function excerptOf(value: unknown): string {
-  const text = JSON.stringify(value) ?? 'undefined';
-  return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…(${text.length} chars)` : text;
-}
 
 function isPlainObject(value: unknown): value is Obj {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -72,8 +55,8 @@ export function changedFields(before: Obj, after: Obj): FieldChange[] {
       if (JSON.stringify(va) === JSON.stringify(vb)) continue;
       changes.push({
         path,
-        ...(key in a ? { before: excerptOf(va) } : {}),
-        ...(key in b ? { after: excerptOf(vb) } : {}),
+        ...(key in a ? { before: shortValue(va) } : {}),
+        ...(key in b ? { after: shortValue(vb) } : {}),
       });
     }
   }
@@ -96,7 +79,7 @@ export function reportEdit(edit: RecordEdit): EditReport {
         lines: edit.after.length,
         changes: edit.after.map((text) => {
           const record = parseObject(text);
-          return { path: '(new record)', after: excerptOf({ type: record?.type, uuid: record?.uuid }) };
+          return { path: '(new record)', after: shortValue({ type: record?.type, uuid: record?.uuid }) };
         }),
       };
     case 'replace': {
@@ -114,7 +97,7 @@ export function reportEdit(edit: RecordEdit): EditReport {
         lines: edit.after.length,
         changes: edit.after.map((text) => {
           const record = parseObject(text);
-          return { path: '(record)', after: record === undefined ? `(${text.length} chars)` : excerptOf({ type: record.type, uuid: record.uuid }) };
+          return { path: '(record)', after: record === undefined ? `(${text.length} chars)` : shortValue({ type: record.type, uuid: record.uuid }) };
         }),
       };
     }

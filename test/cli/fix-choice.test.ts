@@ -1,8 +1,7 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assistant, iso, jsonl, PROJECT_FOLDER, resetClock, T0, user, uuidOf } from '../helpers/records.js';
-import { run, sandbox, type Sandbox } from '../support/cli.js';
+import { run, sandbox, writeSession, type Sandbox } from '../support/cli.js';
 
 /**
  * A prompt whose parent was never written, typed 3 s after an answer that a
@@ -27,12 +26,7 @@ describe('cclint fix, choosing between candidate rows', () => {
   let file: string;
   beforeEach(() => {
     box = sandbox();
-    const dir = path.join(box.configDir, 'projects', PROJECT_FOLDER);
-    fs.mkdirSync(dir, { recursive: true });
-    file = path.join(dir, `${uuidOf('session')}.jsonl`);
-    fs.writeFileSync(file, guessedSession());
-    const old = new Date(Date.now() - 3_600_000);
-    fs.utimesSync(file, old, old);
+    file = writeSession(box, PROJECT_FOLDER, `${uuidOf('session')}.jsonl`, guessedSession());
   });
   afterEach(() => box.cleanup());
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assistant, jsonl, PROJECT_FOLDER, resetClock, user, uuidOf } from '../helpers/records.js';
-import { run, sandbox, type Sandbox } from '../support/cli.js';
+import { run, sandbox, writeSession, type Sandbox } from '../support/cli.js';
 
 const SECRET = 'sk-ant-api03-NOT-A-REAL-KEY-0123456789abcdef';
 
@@ -23,12 +23,7 @@ describe('what fix reports about a plan', () => {
   let file: string;
   beforeEach(() => {
     box = sandbox();
-    const dir = path.join(box.configDir, 'projects', PROJECT_FOLDER);
-    fs.mkdirSync(dir, { recursive: true });
-    file = path.join(dir, `${uuidOf('session')}.jsonl`);
-    fs.writeFileSync(file, sessionWithSecret());
-    const old = new Date(Date.now() - 3_600_000);
-    fs.utimesSync(file, old, old);
+    file = writeSession(box, PROJECT_FOLDER, `${uuidOf('session')}.jsonl`, sessionWithSecret());
   });
   afterEach(() => box.cleanup());
 

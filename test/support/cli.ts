@@ -89,3 +89,17 @@ export function copyDemo(box: Sandbox, into = path.join(box.configDir, 'projects
   }
   return target;
 }
+
+/**
+ * Writes one session file with `text` into the sandbox's default projects
+ * root, under `folder`, with an old mtime (not "live"); returns its path.
+ */
+export function writeSession(box: Sandbox, folder: string, name: string, text: string): string {
+  const dir = path.join(box.configDir, 'projects', folder);
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, text);
+  const old = new Date(Date.now() - 3_600_000);
+  fs.utimesSync(file, old, old);
+  return file;
+}
