@@ -15,7 +15,7 @@ import { indexFile, linkGroup, ProjectRegistry } from '../engine/linter.js';
 import type { SessionIndex } from '../core/session-index.js';
 import type { Applicability, Finding, Fix, RecordEdit } from '../core/types.js';
 import { countBySeverity } from '../core/types.js';
-import { critical } from '../interrupt.js';
+import { checkInterrupt, critical, pause } from '../interrupt.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
 import type { PlanPolicy } from '../repair/plan.js';
@@ -173,8 +173,13 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
       const diff = await import('../repair/diff.js');
       const { colorDiff, filePatch, renderPatch } = diff;
       const { planFile } = await import('../repair/plan.js');
-      const { cclintHome, commitPlan } = await import('../repair/write.js');
+      const { cclintHome, commitPlan, recoverJournals } = await import('../repair/write.js');
       const { nodeFs } = await import('../repair/fs-port.js');
+      if (options.dryRun !== true) {
+        // Complete what a killed run left: a fix that landed gets its audit line (so it can be undone).
+        const recovered = recoverJournals({ fs: nodeFs(), env: io.env, cclintHome: cclintHome(io.env, io.cwd), cwd: io.cwd });
+        for (const id of recovered.audited) io.stdout.write(`completed the audit of an interrupted fix; undo with: cclint restore ${id}\n`);
+      }
       const { lint, ignore } = runConfig(io, options.config, []);
       const { inputs } = resolveInputs(paths, io);
       const discovery = discover(inputs, io.cwd, { ignore });
@@ -196,10 +201,12 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
 
       for (const group of discovery.groups) {
         if (prompts?.quit() === true) break;
+        await pause();
         const onDisk = group.files.map((f) => indexFile(f));
         linkGroup(onDisk, registry);
         for (const file of group.files) {
           if (prompts?.quit() === true) break;
+          await pause(); // between files: a Ctrl-C stops here, before anything of this file is written
           const others = onDisk.filter((i) => i.file.path !== file.path);
           let bytes: Buffer;
           try {
@@ -214,6 +221,7 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
             rules: only,
             decide: prompts?.decide,
             link: (index) => linkGroup([index, ...others], registry),
+            pause,
           });
           plans.push(plan);
           hiddenUnsafe += plan.skipped.filter((s) => s.applicability === 'unsafe' && !allow.has('unsafe')).length;
@@ -227,6 +235,8 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
             }
             continue;
           }
+          await pause();
+          checkInterrupt(); // the last look before this file's write
           const entry = await critical(() =>
             commitPlan(plan, {
               fs: fsPort,

@@ -54,6 +54,11 @@ export interface PlanPolicy {
   readonly decide?: ((finding: Finding, fix: Fix, edits: readonly RecordEdit[], index: SessionIndex) => Promise<boolean>) | undefined;
   /** Resolves parents in other files of the session group (see linkGroup). */
   readonly link?: ((index: SessionIndex) => void) | undefined;
+  /**
+   * Awaited between chunks of work (passes, each re-lint of a fix tried on
+   * its own), so a Ctrl-C is seen while planning; it throws to stop.
+   */
+  readonly pause?: (() => Promise<void>) | undefined;
 }
 
 
@@ -272,7 +277,9 @@ export async function planFile(
   lint: LintOptions,
   policy: PlanPolicy,
 ): Promise<FilePlan> {
+  await policy.pause?.();
   const initial = stateOf(file, bytes, lint, policy);
+  await policy.pause?.();
   const reference = referenceOf(initial);
   let current = initial;
   const applied: AppliedFix[] = [];
@@ -294,6 +301,7 @@ export async function planFile(
 
   let causesDone = false;
   for (let pass = 1; pass <= MAX_PASSES; pass++) {
+    await policy.pause?.();
     const candidates: Candidate[] = [];
     const touched = new Set<number>();
     // Causes before consequences: a uuid two records share, or a damaged
@@ -345,7 +353,7 @@ export async function planFile(
       continue;
     }
 
-    const accepted = applyBatch(file, current, candidates, lint, policy, skip, reference);
+    const accepted = await applyBatch(file, current, candidates, lint, policy, skip, reference);
     if (accepted.applied.length === 0) {
       if (!causesFirst) break;
       causesDone = true;
@@ -383,7 +391,7 @@ export async function planFile(
  * Applies a pass's fixes together when that is no worse; otherwise one at a
  * time, keeping each that is no worse on its own.
  */
-function applyBatch(
+async function applyBatch(
   file: SessionFile,
   state: State,
   candidates: readonly Candidate[],
@@ -391,7 +399,7 @@ function applyBatch(
   policy: PlanPolicy,
   skip: (c: Candidate, reason: string) => void,
   reference: Reference,
-): { state: State; applied: Candidate[] } {
+): Promise<{ state: State; applied: Candidate[] }> {
   const all = applyEdits(state.bytes, candidates.flatMap((c) => c.edits));
   if (all !== undefined) {
     const next = stateOf(file, all, lint, policy);
@@ -400,6 +408,7 @@ function applyBatch(
   let current = state;
   const kept: Candidate[] = [];
   for (const c of candidates) {
+    await policy.pause?.();
     // Edits were made against `state`; lines shift only after deletes and
     // inserts, so a fix is re-planned from the current text when needed.
     const edits = current === state ? c.edits : replan(c, current);

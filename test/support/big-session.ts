@@ -35,7 +35,7 @@ export function row(stream: string, n: number, parent: string | null, pad: numbe
  * A session of about `bytes` bytes (at least 8 rows) whose row in the middle
  * has a phantom parent. Ends with a newline.
  */
-export function brokenSession(bytes: number, pad = 900): { text: Buffer; rows: number; last: string } {
+export function brokenSession(bytes: number, pad = 900, sid = BIG_SID): { text: Buffer; rows: number; last: string } {
   const approx = 400 + pad;
   const rows = Math.max(8, Math.round(bytes / approx)) & ~1;
   const broken = (rows / 2) & ~1; // a user row
@@ -43,7 +43,7 @@ export function brokenSession(bytes: number, pad = 900): { text: Buffer; rows: n
   let parent: string | null = null;
   for (let n = 0; n < rows; n++) {
     const p = n === broken ? rowUuid('phantom', 0) : parent;
-    parts.push(row('main', n, p, pad));
+    parts.push(row('main', n, p, pad, sid));
     parent = rowUuid('main', n);
   }
   return { text: Buffer.from(`${parts.join('\n')}\n`), rows, last: parent as string };
