@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import { styleText } from 'node:util';
 import { Command, Option } from 'commander';
 import { defaultProjectsRoot, describeFsError, discover } from '../core/discovery.js';
-import { UsageError } from '../core/errors.js';
+import { CclintError, InterruptedError, UsageError } from '../core/errors.js';
+import { escapeForTerminal } from '../escape.js';
 import { indexFile, linkGroup, ProjectRegistry } from '../engine/linter.js';
 import type { SessionIndex } from '../core/session-index.js';
 import type { Applicability, Finding, Fix, RecordEdit } from '../core/types.js';
@@ -194,6 +195,14 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
       const prompts = interactive ? interactivePolicy(io, color, diff) : undefined;
       const registry = new ProjectRegistry(discovery.projectFiles);
       const plans: FilePlan[] = [];
+      const notWritten = new Set<FilePlan>();
+      const skippedFiles: Array<{ readonly shown: string; readonly reason: string }> = [];
+      const skipFile = (shown: string, reason: string): void => {
+        const line = escapeForTerminal(reason.replace(/\s+/g, ' '));
+        skippedFiles.push({ shown, reason: line });
+        io.stderr.write(`cclint: skipped ${escapeForTerminal(shown)}: ${line}\n`);
+        failed = true;
+      };
       const fsPort = nodeFs();
       const decidedBy: Decider = options.yes === true ? 'yes' : 'interactive';
       let errorsLeft = 0;
@@ -202,65 +211,89 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
       for (const group of discovery.groups) {
         if (prompts?.quit() === true) break;
         await pause();
-        const onDisk = group.files.map((f) => indexFile(f));
+        let onDisk: ReturnType<typeof indexFile>[];
+        try {
+          onDisk = group.files.map((f) => indexFile(f));
+        } catch (error) {
+          for (const f of group.files) skipFile(f.displayPath, `could not be read: ${error instanceof Error ? error.message : String(error)}`);
+          continue;
+        }
         linkGroup(onDisk, registry);
         for (const file of group.files) {
           if (prompts?.quit() === true) break;
           await pause(); // between files: a Ctrl-C stops here, before anything of this file is written
           const others = onDisk.filter((i) => i.file.path !== file.path);
-          let bytes: Buffer;
+          // One file that cannot be done never stops the others: it is skipped with its reason.
           try {
-            bytes = fs.readFileSync(file.path);
-          } catch (error) {
-            io.stderr.write(`cclint: ${describeFsError(error, file.displayPath)}\n`);
-            failed = true;
-            continue;
-          }
-          const plan = await planFile(file, bytes, lint, {
-            allow,
-            rules: only,
-            decide: prompts?.decide,
-            link: (index) => linkGroup([index, ...others], registry),
-            pause,
-          });
-          plans.push(plan);
-          hiddenUnsafe += plan.skipped.filter((s) => s.applicability === 'unsafe' && !allow.has('unsafe')).length;
-          errorsLeft += countBySeverity(plan.remaining).errorCount;
-          // Fixes that cancel each other out leave nothing to write.
-          if (plan.applied.length === 0 || plan.after.equals(plan.before)) continue;
-          if (options.dryRun === true) {
-            if (options.format === 'stylish') {
-              const diff = renderPatch(filePatch(file.displayPath, plan.before, plan.after));
-              io.stdout.write(`${color ? colorDiff(diff, (s, t) => styleText(s, t, { validateStream: false })) : diff}${summaryLine(plan, 'would fix')}\n\n`);
+            let bytes: Buffer;
+            try {
+              bytes = fs.readFileSync(file.path);
+            } catch (error) {
+              skipFile(file.displayPath, `unreadable: ${describeFsError(error, file.displayPath)}`);
+              continue;
             }
-            continue;
+            const plan = await planFile(file, bytes, lint, {
+              allow,
+              rules: only,
+              decide: prompts?.decide,
+              link: (index) => linkGroup([index, ...others], registry),
+              pause,
+            });
+            if (plan.remaining.some((f) => f.ruleId === 'not-a-transcript')) {
+              skipFile(file.displayPath, 'not a transcript: no line of it is a Claude Code transcript row, so cclint does not change it');
+              continue;
+            }
+            plans.push(plan);
+            hiddenUnsafe += plan.skipped.filter((s) => s.applicability === 'unsafe' && !allow.has('unsafe')).length;
+            errorsLeft += countBySeverity(plan.remaining).errorCount;
+            // Fixes that cancel each other out leave nothing to write.
+            if (plan.applied.length === 0 || plan.after.equals(plan.before)) continue;
+            if (options.dryRun === true) {
+              if (options.format === 'stylish') {
+                const diff = renderPatch(filePatch(file.displayPath, plan.before, plan.after));
+                io.stdout.write(`${color ? colorDiff(diff, (s, t) => styleText(s, t, { validateStream: false })) : diff}${summaryLine(plan, 'would fix')}\n\n`);
+              }
+              continue;
+            }
+            await pause();
+            checkInterrupt(); // the last look before this file's write
+            const entry = await critical(() =>
+              commitPlan(plan, {
+                fs: fsPort,
+                env: io.env,
+                cclintHome: cclintHome(io.env, io.cwd),
+                cwd: io.cwd,
+                projectsRoot: defaultProjectsRoot(io.env),
+                backupDir: options.backupDir,
+                auditLog: options.auditLog,
+                force: options.force === true,
+                decidedBy,
+                version: VERSION,
+                now: io.now ?? Date.now,
+              }),
+            );
+            io.stdout.write(`${summaryLine(plan, 'fixed')}\n  backup ${entry.backup}\n  undo with: cclint restore ${entry.id}\n`);
+          } catch (error) {
+            if (error instanceof InterruptedError) throw error;
+            const reason =
+              error instanceof CclintError
+                ? error.message
+                : error instanceof RangeError
+                  ? `cclint could not process it (${error.message}; a record nested too deep?)`
+                  : `internal error: ${error instanceof Error ? error.message : String(error)}`;
+            skipFile(file.displayPath, reason);
+            const planned = plans.find((p) => p.file.path === file.path);
+            if (planned !== undefined) notWritten.add(planned);
           }
-          await pause();
-          checkInterrupt(); // the last look before this file's write
-          const entry = await critical(() =>
-            commitPlan(plan, {
-              fs: fsPort,
-              env: io.env,
-              cclintHome: cclintHome(io.env, io.cwd),
-              cwd: io.cwd,
-              projectsRoot: defaultProjectsRoot(io.env),
-              backupDir: options.backupDir,
-              auditLog: options.auditLog,
-              force: options.force === true,
-              decidedBy,
-              version: VERSION,
-              now: io.now ?? Date.now,
-            }),
-          );
-          io.stdout.write(`${summaryLine(plan, 'fixed')}\n  backup ${entry.backup}\n  undo with: cclint restore ${entry.id}\n`);
         }
       }
 
       if (options.dryRun === true && options.format === 'json') {
         io.stdout.write(`${JSON.stringify({ version: 1, files: plans.map(planJson) }, null, 2)}\n`);
       } else {
-        const changed = plans.filter((p) => p.applied.length > 0).length;
-        const fixes = plans.reduce((n, p) => n + p.applied.length, 0);
+        const done = plans.filter((p) => !notWritten.has(p));
+        const changed = done.filter((p) => p.applied.length > 0).length;
+        const fixes = done.reduce((n, p) => n + p.applied.length, 0);
         const verb = options.dryRun === true ? 'would apply' : 'applied';
         io.stdout.write(`${verb} ${fixes} fix(es) in ${changed} of ${plans.length} file(s)`);
         io.stdout.write(errorsLeft > 0 ? `; ${errorsLeft} error(s) remain (see \`cclint check\`)\n` : '\n');
@@ -270,6 +303,10 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
           }
         }
         if (hiddenUnsafe > 0) io.stdout.write(`${hiddenUnsafe} more fix(es) available with --unsafe\n`);
+        if (skippedFiles.length > 0) {
+          io.stdout.write(`skipped ${skippedFiles.length} file(s), left as they were:\n`);
+          for (const s of skippedFiles) io.stdout.write(`  ${escapeForTerminal(s.shown)}: ${s.reason}\n`);
+        }
       }
       setExit(failed ? 2 : errorsLeft > 0 ? 1 : 0);
     });

@@ -321,7 +321,17 @@ export async function planFile(
       // Opt-in fixes change what a healthy session holds (content shape,
       // synthetic tool results); the person asks for them by naming the rule.
       if (optIn.has(finding.ruleId) && policy.rules?.has(finding.ruleId) !== true) continue;
-      const edits = fix.edits();
+      let edits: readonly RecordEdit[];
+      try {
+        edits = fix.edits();
+      } catch (error) {
+        // A record the fix cannot rewrite (nested thousands of levels deep, say): leave it as it is.
+        skip(
+          { finding, fix, edits: [] },
+          `not applied: the record cannot be rewritten (${error instanceof RangeError ? 'nested too deep' : error instanceof Error ? error.message : String(error)})`,
+        );
+        continue;
+      }
       if (edits.length === 0) continue;
       let applicability = fix.applicability;
       if (applicability === 'safe' && edits.some(rewritesOtherBytes)) applicability = 'unsafe';

@@ -103,8 +103,10 @@ describe(`SIGKILL during cclint fix --yes of a ${MB} MB session`, () => {
     expect(fixedHash).not.toBe('');
     const outcomes = { old: 0, new: 0, finished: 0 };
     for (let k = 0; k < KILLS; k++) {
-      // From early in planning to past the end of the control run.
-      const delay = Math.round(controlMs * (0.1 + (1.0 * k) / (KILLS - 1)));
+      // Half spread from early in planning to the end of the control run,
+      // half over its last part, where the backup, swap and audit happen.
+      const half = KILLS / 2;
+      const delay = Math.round(controlMs * (k < half ? 0.1 + (0.9 * k) / (half - 1) : 0.7 + (0.35 * (k - half)) / (half - 1)));
       const { dir, file, projectDir, env } = setUp(`kill-${k}`);
       const run = await cclint(['fix', '--yes', file], env, dir, delay);
       if (!run.killed) {
