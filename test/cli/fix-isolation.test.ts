@@ -61,3 +61,45 @@ describe('fix --yes on a folder with files it cannot do', () => {
     expect(r.stdout).toMatch(new RegExp(`${deep}\\.jsonl:3 phantom-parent: not applied: the record cannot be rewritten \\(nested too deep\\)`));
   });
 });
+
+describe('fix never writes through a symbolic link', () => {
+  const box2 = sandbox();
+  afterAll(() => box2.cleanup());
+  const outside = path.join(box2.root, 'outside');
+  fs.mkdirSync(outside, { recursive: true });
+  const projects = path.join(box2.configDir, 'projects');
+  fs.mkdirSync(projects, { recursive: true });
+  const old = new Date(Date.now() - 3_600_000);
+
+  it('a session file that is a link: skipped, saying so; the file it points to is unchanged', async () => {
+    const sid = randomUUID();
+    const target = path.join(outside, 'real.jsonl');
+    fs.writeFileSync(target, brokenSession(20_000, 100, sid).text);
+    fs.utimesSync(target, old, old);
+    const dir = path.join(projects, '-tmp-linked-file');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.symlinkSync(target, path.join(dir, `${sid}.jsonl`));
+    const before = fs.readFileSync(target);
+    const r = await run(['fix', '--yes', dir], { env: box2.env, cwd: box2.root });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/skipped .*is a symbolic link, and cclint never writes through one/);
+    expect(fs.readFileSync(target).equals(before)).toBe(true);
+    expect(fs.readdirSync(outside)).toEqual(['real.jsonl']);
+  });
+
+  it('a project folder that is a link: skipped, saying so; nothing outside the projects root changes', async () => {
+    const sid = randomUUID();
+    const real = path.join(outside, 'proj');
+    fs.mkdirSync(real, { recursive: true });
+    fs.writeFileSync(path.join(real, `${sid}.jsonl`), brokenSession(20_000, 100, sid).text);
+    fs.utimesSync(path.join(real, `${sid}.jsonl`), old, old);
+    const link = path.join(projects, '-tmp-linked-dir');
+    fs.symlinkSync(real, link);
+    const before = fs.readFileSync(path.join(real, `${sid}.jsonl`));
+    const r = await run(['fix', '--yes', link], { env: box2.env, cwd: box2.root });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/is a symbolic link, and cclint never writes through one/);
+    expect(fs.readFileSync(path.join(real, `${sid}.jsonl`)).equals(before)).toBe(true);
+    expect(fs.readdirSync(real)).toEqual([`${sid}.jsonl`]);
+  });
+});
