@@ -160,8 +160,10 @@ Examples:
   cclint fix --yes --unsafe --force x.jsonl  everything the planner accepts, even on a live session
   cclint restore <audit-id>                 undo a fix (ids are in $CCLINT_HOME/audit.jsonl)
 
-Every write: backup (mode 0600) under $CCLINT_HOME/backups, re-hash to catch concurrent changes,
-atomic rename, one audit line. A fix that would add a finding or lower resume fidelity is dropped.
+Every write: journal, backup (mode 0600) under $CCLINT_HOME/backups, re-hash to catch concurrent
+changes, atomic rename carrying lines a live session appends meanwhile, one audit line. A killed run is
+completed by the next fix or restore. A file that cannot be done is skipped with its reason.
+A fix that would add a finding or lower resume fidelity is dropped.
 Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could not do its job, 130 interrupted.`,
     )
     .action(async (paths: string[], options: FixOptions) => {
