@@ -106,7 +106,9 @@ export function swapCarrying(request: SwapRequest): SwapResult {
     round++;
     const temp = request.tempFor(round);
     try {
-      port.writeNewFile(temp, Buffer.concat([base, ...carried]), { mode: request.mode });
+      // The new bytes, then what was carried so far (no copy of the whole file).
+      port.writeNewFile(temp, base, { mode: request.mode });
+      if (carried.length > 0) port.appendFile(temp, Buffer.concat(carried), { mode: request.mode });
       for (let k = 0; k < 100; k++) {
         const more = readFrom(replaced, accounted);
         if (more.length === 0) break;
