@@ -12,11 +12,11 @@ import { Command, Option } from 'commander';
 import { shellCommand } from '../shell-word.js';
 import { escapeForTerminal, terminalSafeJson } from '../escape.js';
 import { defaultProjectsRoot, describeFsError, discover } from '../core/discovery.js';
-import { UsageError } from '../core/errors.js';
+import { CclintError, InterruptedError, UsageError } from '../core/errors.js';
 import { indexFile, linkGroup, ProjectRegistry } from '../engine/linter.js';
 import type { Applicability } from '../core/types.js';
 import { countBySeverity } from '../core/types.js';
-import { critical } from '../interrupt.js';
+import { checkInterrupt, critical, pause } from '../interrupt.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
 import { planReport } from '../repair/plan-report.js';
@@ -70,8 +70,10 @@ Examples:
   cclint fix --yes --unsafe --force x.jsonl  everything the planner accepts, even on a live session
   cclint restore <audit-id>                 undo a fix (ids are in $CCLINT_HOME/audit.jsonl)
 
-Every write: backup (mode 0600) under $CCLINT_HOME/backups, re-hash to catch concurrent changes,
-atomic rename, one audit line. A fix that would add a finding or lower resume fidelity is dropped.
+Every write: journal, backup (mode 0600) under $CCLINT_HOME/backups, re-hash to catch concurrent
+changes, atomic rename carrying lines a live session appends meanwhile, one audit line. A killed run is
+completed by the next fix or restore. A file that cannot be done is skipped with its reason.
+A fix that would add a finding or lower resume fidelity is dropped.
 Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could not do its job, 130 interrupted.`,
     )
     .action(async (paths: string[], options: FixOptions) => {
@@ -84,8 +86,13 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
       const diff = await import('../repair/diff.js');
       const { colorDiff, filePatch, renderPatch } = diff;
       const { planFile } = await import('../repair/plan.js');
-      const { cclintHome, commitPlan } = await import('../repair/write.js');
+      const { cclintHome, commitPlan, recoverJournals } = await import('../repair/write.js');
       const { nodeFs } = await import('../repair/fs-port.js');
+      if (options.dryRun !== true) {
+        // Complete what a killed run left: a fix that landed gets its audit line (so it can be undone).
+        const recovered = recoverJournals({ fs: nodeFs(), env: io.env, cclintHome: cclintHome(io.env, io.cwd), cwd: io.cwd });
+        for (const id of recovered.audited) io.stdout.write(`completed the audit of an interrupted fix; undo with: cclint restore ${id}\n`);
+      }
       const { lint, ignore } = runConfig(io, options.config, []);
       const { inputs } = resolveInputs(paths, io);
       const discovery = discover(inputs, io.cwd, { ignore });
@@ -101,6 +108,14 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
       const prompts = interactive ? interactivePolicy(io, color, diff) : undefined;
       const registry = new ProjectRegistry(discovery.projectFiles);
       const plans: FilePlan[] = [];
+      const notWritten = new Set<FilePlan>();
+      const skippedFiles: Array<{ readonly shown: string; readonly reason: string }> = [];
+      const skipFile = (shown: string, reason: string): void => {
+        const line = escapeForTerminal(reason.replace(/\s+/g, ' '));
+        skippedFiles.push({ shown, reason: line });
+        io.stderr.write(`cclint: skipped ${escapeForTerminal(shown)}: ${line}\n`);
+        failed = true;
+      };
       const fsPort = nodeFs();
       const decidedBy: Decider = options.yes === true ? 'yes' : 'interactive';
       let errorsLeft = 0;
@@ -108,64 +123,93 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
 
       for (const group of discovery.groups) {
         if (prompts?.quit() === true) break;
-        const onDisk = group.files.map((f) => indexFile(f));
+        await pause();
+        let onDisk: ReturnType<typeof indexFile>[];
+        try {
+          onDisk = group.files.map((f) => indexFile(f));
+        } catch (error) {
+          for (const f of group.files) skipFile(f.displayPath, `could not be read: ${error instanceof Error ? error.message : String(error)}`);
+          continue;
+        }
         linkGroup(onDisk, registry);
         for (const file of group.files) {
           if (prompts?.quit() === true) break;
+          await pause(); // between files: a Ctrl-C stops here, before anything of this file is written
           const others = onDisk.filter((i) => i.file.path !== file.path);
-          let bytes: Buffer;
+          // One file that cannot be done never stops the others: it is skipped with its reason.
           try {
-            bytes = fs.readFileSync(file.path);
-          } catch (error) {
-            io.stderr.write(`cclint: ${describeFsError(error, file.displayPath)}\n`);
-            failed = true;
-            continue;
-          }
-          const plan = await planFile(file, bytes, lint, {
-            allow,
-            rules: only,
-            decide: prompts?.decide,
-            link: (index) => linkGroup([index, ...others], registry),
-          });
-          plans.push(plan);
-          hiddenUnsafe += plan.skipped.filter((s) => s.applicability === 'unsafe' && !allow.has('unsafe')).length;
-          errorsLeft += countBySeverity(plan.remaining).errorCount;
-          // Fixes that cancel each other out leave nothing to write.
-          if (plan.applied.length === 0 || plan.after.equals(plan.before)) continue;
-          if (options.dryRun === true) {
-            if (options.format === 'stylish') {
-              const diff = escapeForTerminal(renderPatch(filePatch(file.displayPath, plan.before, plan.after)), { multiline: true });
-              io.stdout.write(`${color ? colorDiff(diff, (s, t) => styleText(s, t, { validateStream: false })) : diff}${summaryLine(plan, 'would fix')}\n\n`);
+            let bytes: Buffer;
+            try {
+              bytes = fs.readFileSync(file.path);
+            } catch (error) {
+              skipFile(file.displayPath, `unreadable: ${describeFsError(error, file.displayPath)}`);
+              continue;
             }
-            continue;
+            const plan = await planFile(file, bytes, lint, {
+              allow,
+              rules: only,
+              decide: prompts?.decide,
+              link: (index) => linkGroup([index, ...others], registry),
+              pause,
+            });
+            if (plan.remaining.some((f) => f.ruleId === 'not-a-transcript')) {
+              skipFile(file.displayPath, 'not a transcript: no line of it is a Claude Code transcript row, so cclint does not change it');
+              continue;
+            }
+            plans.push(plan);
+            hiddenUnsafe += plan.skipped.filter((s) => s.applicability === 'unsafe' && !allow.has('unsafe')).length;
+            errorsLeft += countBySeverity(plan.remaining).errorCount;
+            // Fixes that cancel each other out leave nothing to write.
+            if (plan.applied.length === 0 || plan.after.equals(plan.before)) continue;
+            if (options.dryRun === true) {
+              if (options.format === 'stylish') {
+                const diff = escapeForTerminal(renderPatch(filePatch(file.displayPath, plan.before, plan.after)), { multiline: true });
+                io.stdout.write(`${color ? colorDiff(diff, (s, t) => styleText(s, t, { validateStream: false })) : diff}${summaryLine(plan, 'would fix')}\n\n`);
+              }
+              continue;
+            }
+            await pause();
+            checkInterrupt(); // the last look before this file's write
+            const entry = await critical(() =>
+              commitPlan(plan, {
+                fs: fsPort,
+                env: io.env,
+                cclintHome: cclintHome(io.env, io.cwd),
+                cwd: io.cwd,
+                projectsRoot: defaultProjectsRoot(io.env),
+                backupDir: options.backupDir,
+                auditLog: options.auditLog,
+                force: options.force === true,
+                decidedBy,
+                version: VERSION,
+                now: io.now ?? Date.now,
+              }),
+            );
+            const undo = ['cclint', 'restore', entry.id, ...(options.auditLog === undefined ? [] : ['--audit-log', options.auditLog])];
+            io.stdout.write(
+              `${summaryLine(plan, 'fixed')}\n  backup ${escapeForTerminal(entry.backup)}\n  undo with: ${escapeForTerminal(shellCommand(undo))}\n`,
+            );
+          } catch (error) {
+            if (error instanceof InterruptedError) throw error;
+            const reason =
+              error instanceof CclintError
+                ? error.message
+                : error instanceof RangeError
+                  ? `cclint could not process it (${error.message}; a record nested too deep?)`
+                  : `internal error: ${error instanceof Error ? error.message : String(error)}`;
+            skipFile(file.displayPath, reason);
+            const planned = plans.find((p) => p.file.path === file.path);
+            if (planned !== undefined) notWritten.add(planned);
           }
-          const entry = await critical(() =>
-            commitPlan(plan, {
-              fs: fsPort,
-              env: io.env,
-              cclintHome: cclintHome(io.env, io.cwd),
-              cwd: io.cwd,
-              projectsRoot: defaultProjectsRoot(io.env),
-              backupDir: options.backupDir,
-              auditLog: options.auditLog,
-              force: options.force === true,
-              decidedBy,
-              version: VERSION,
-              now: io.now ?? Date.now,
-            }),
-          );
-          const undo = ['cclint', 'restore', entry.id, ...(options.auditLog === undefined ? [] : ['--audit-log', options.auditLog])];
-          io.stdout.write(
-            `${summaryLine(plan, 'fixed')}\n  backup ${escapeForTerminal(entry.backup)}\n  undo with: ${escapeForTerminal(shellCommand(undo))}\n`,
-          );
         }
       }
 
       if (options.dryRun === true && options.format === 'json') {
         io.stdout.write(`${terminalSafeJson({ version: 1, files: plans.map(planReport) })}\n`);
       } else {
-        const changed = plans.filter((p) => p.applied.length > 0).length;
-        const fixes = plans.reduce((n, p) => n + p.applied.length, 0);
+        const done = plans.filter((p) => !notWritten.has(p));
+        const changed = done.filter((p) => p.applied.length > 0).length;
+        const fixes = done.reduce((n, p) => n + p.applied.length, 0);
         const verb = options.dryRun === true ? 'would apply' : 'applied';
         const quit = prompts?.quit() === true;
         const total = discovery.groups.reduce((n, g) => n + g.files.length, 0);
@@ -180,6 +224,10 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
           }
         }
         if (hiddenUnsafe > 0) io.stdout.write(`${hiddenUnsafe} more fix(es) available with --unsafe\n`);
+        if (skippedFiles.length > 0) {
+          io.stdout.write(`skipped ${skippedFiles.length} file(s), left as they were:\n`);
+          for (const s of skippedFiles) io.stdout.write(`  ${escapeForTerminal(s.shown)}: ${s.reason}\n`);
+        }
       }
       setExit(failed ? 2 : errorsLeft > 0 ? 1 : 0);
     });

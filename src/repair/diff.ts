@@ -83,12 +83,83 @@ function shortenHunkLines(lines: readonly string[]): string[] {
   return out;
 }
 
-/** The structured patch between two versions of a file, one line of context. */
+/** Byte offsets of each line's start, and one past the end (a line includes its `\n`). */
+function lineStarts(bytes: Buffer): number[] {
+  const starts = [0];
+  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) starts.push(at + 1);
+  if (starts[starts.length - 1] !== bytes.length) starts.push(bytes.length);
+  return starts;
+}
+
+/** How far past a difference the resync search looks, in lines on each side. */
+const RESYNC_LINES = 64;
+
+/**
+ * The structured patch between two versions of a file, one line of context.
+ * Computed per changed region: the two versions are walked line by line
+ * (compared as bytes), each run of differing lines is found by resyncing on
+ * the next line the two share, and only those regions, with their context,
+ * are turned into strings and diffed. Untouched lines of a big session are
+ * never copied, so the diff costs memory for what changed, not for the file.
+ */
 export function filePatch(displayPath: string, before: Buffer, after: Buffer): StructuredPatch {
   const label = displayPath.replace(/^\/+/, '');
-  return structuredPatch(`a/${label}`, `b/${label}`, before.toString('utf8'), after.toString('utf8'), undefined, undefined, {
-    context: 1,
-  });
+  const a = lineStarts(before);
+  const b = lineStarts(after);
+  const na = a.length - 1;
+  const nb = b.length - 1;
+  const same = (i: number, j: number): boolean =>
+    i < na && j < nb && before.compare(after, b[j] as number, b[j + 1] as number, a[i] as number, a[i + 1] as number) === 0;
+
+  // Changed regions: [i0, i1) of before against [j0, j1) of after.
+  const regions: Array<[number, number, number, number]> = [];
+  let i = 0;
+  let j = 0;
+  while (i < na || j < nb) {
+    if (same(i, j)) {
+      i++;
+      j++;
+      continue;
+    }
+    let found: [number, number] | undefined;
+    for (let step = 1; step <= 2 * RESYNC_LINES && found === undefined; step++) {
+      for (let di = Math.max(0, step - RESYNC_LINES); di <= Math.min(step, RESYNC_LINES); di++) {
+        const dj = step - di;
+        // A resync point: two lines in a row the same (or the end of both files).
+        if ((i + di >= na && j + dj >= nb) || (same(i + di, j + dj) && (same(i + di + 1, j + dj + 1) || (i + di + 1 >= na && j + dj + 1 >= nb)))) {
+          found = [i + di, j + dj];
+          break;
+        }
+      }
+    }
+    const [ni, nj] = found ?? [na, nb];
+    regions.push([i, ni, j, nj]);
+    i = ni;
+    j = nj;
+  }
+
+  // Windows: regions with one line of context, merged where they touch.
+  const windows: Array<[number, number, number, number]> = [];
+  for (const [i0, i1, j0, j1] of regions) {
+    const w: [number, number, number, number] = [Math.max(0, i0 - 1), Math.min(na, i1 + 1), Math.max(0, j0 - 1), Math.min(nb, j1 + 1)];
+    const last = windows[windows.length - 1];
+    if (last !== undefined && w[0] <= last[1]) {
+      last[1] = w[1];
+      last[3] = w[3];
+    } else windows.push(w);
+  }
+
+  const hunks: StructuredPatch['hunks'] = [];
+  for (const [i0, i1, j0, j1] of windows) {
+    const oldText = before.toString('utf8', a[i0] as number, a[i1] as number);
+    const newText = after.toString('utf8', b[j0] as number, b[j1] as number);
+    const local = structuredPatch('a', 'b', oldText, newText, undefined, undefined, { context: 1 });
+    for (const h of local.hunks) {
+      // An empty side's start is the line before (0 at the top): shift by the window's first line either way.
+      hunks.push({ ...h, oldStart: h.oldStart + i0, newStart: h.newStart + j0 });
+    }
+  }
+  return { oldFileName: `a/${label}`, newFileName: `b/${label}`, oldHeader: undefined, newHeader: undefined, hunks } as StructuredPatch;
 }
 
 /** A unified diff for people: headers and hunks, long records shortened. */

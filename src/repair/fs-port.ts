@@ -9,52 +9,58 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import type writeFileAtomicModule from 'write-file-atomic';
 
 export interface FileStat {
   readonly size: number;
   readonly mtimeMs: number;
   /** Permission bits only (`mode & 0o7777`). */
   readonly mode: number;
+  /** From `lstat` only: the path itself is a symbolic link. */
+  readonly isSymbolicLink?: boolean | undefined;
+}
+
+/**
+ * An open, read-only handle on one inode. It keeps reading that inode after
+ * the path is renamed over, which is how the writer finds lines a live
+ * Claude Code appended to the old file after the swap.
+ */
+export interface ReadHandle {
+  /** Current size of the inode. */
+  size(): number;
+  /** Up to `length` bytes from `position` (fewer at the end). */
+  read(position: number, length: number): Buffer;
+  close(): void;
 }
 
 export interface FsPort {
   readFile(file: string): Buffer;
-  /** Throws (ENOENT…) when the path does not exist. */
+  /** Throws (ENOENT…) when the path does not exist. Follows links. */
   stat(file: string): FileStat;
+  /** Like `stat`, but describes a link itself (`isSymbolicLink`). */
+  lstat(file: string): FileStat;
   exists(file: string): boolean;
   /** Entry names of a folder. */
   readdir(dir: string): string[];
   /** `mkdir -p`; `mode` applies to the folders it creates. */
   mkdirp(dir: string, mode: number): void;
-  /**
-   * Replaces `file` by writing a temp file beside it, fsyncing it and renaming
-   * it over the path (a new inode). The file gets `mode`.
-   */
-  writeFileAtomic(file: string, data: Buffer, options: { readonly mode: number }): void;
-  /** Creates a new file (fails if it exists) with `mode`, and fsyncs it. */
+  /** Opens a file for reading (see {@link ReadHandle}). */
+  openRead(file: string): ReadHandle;
+  /** Creates a new file (fails if it exists) with `mode`, fsyncs it and its folder. */
   writeNewFile(file: string, data: Buffer, options: { readonly mode: number }): void;
+  /** Renames (replacing `to` atomically) and fsyncs the folder. */
+  rename(from: string, to: string): void;
   /** Appends and fsyncs; `mode` applies when the file is created. */
-  appendFile(file: string, data: string, options: { readonly mode: number }): void;
+  appendFile(file: string, data: string | Buffer, options: { readonly mode: number }): void;
   unlink(file: string): void;
+  chmod(file: string, mode: number): void;
   /** Sets both times, in milliseconds since the epoch. */
   utimes(file: string, atimeMs: number, mtimeMs: number): void;
-}
-
-/**
- * Whether `name` (in the target's folder) is named like a temp file of
- * `write-file-atomic` for `target`: the target's name, a dot and an unsigned
- * 32-bit number. A process killed with SIGKILL while writing one cannot
- * remove it; `recoverInterruptedWrites` in write.ts does, later.
- */
-export function isAtomicTempName(target: string, name: string): boolean {
-  const base = path.basename(target);
-  return name.length > base.length + 1 && name.startsWith(`${base}.`) && /^\d{1,10}$/.test(name.slice(base.length + 1));
+  /** Waits (blocking) this many milliseconds; tests make it a no-op or a hook. */
+  sleep(ms: number): void;
 }
 
 function fsyncDir(dir: string): void {
-  // Makes the rename durable where the platform allows a folder fsync.
+  // Makes a rename or a new file durable where the platform allows a folder fsync.
   let fd: number | undefined;
   try {
     fd = fs.openSync(dir, 'r');
@@ -66,28 +72,43 @@ function fsyncDir(dir: string): void {
   }
 }
 
-/** The real file system. Atomic writes go through `write-file-atomic` (fsync on). */
+function statOf(st: fs.Stats): FileStat {
+  return { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777, isSymbolicLink: st.isSymbolicLink() };
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/** The real file system. */
 export function nodeFs(): FsPort {
   return {
     readFile: (file) => fs.readFileSync(file),
-    stat(file) {
-      const st = fs.statSync(file);
-      return { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777 };
-    },
+    stat: (file) => statOf(fs.statSync(file)),
+    lstat: (file) => statOf(fs.lstatSync(file)),
     exists: (file) => fs.existsSync(file),
     readdir: (dir) => fs.readdirSync(dir),
     mkdirp(dir, mode) {
       fs.mkdirSync(dir, { recursive: true, mode });
     },
-    writeFileAtomic(file, data, { mode }) {
-      // Also keeps the owner (its default when no `chown` is given).
-      // Loaded on first write: commands that never write should not pay for it.
-      const writeFileAtomic = createRequire(import.meta.url)('write-file-atomic') as typeof writeFileAtomicModule;
-      writeFileAtomic.sync(file, data, { mode, fsync: true });
-      fsyncDir(path.dirname(file));
+    openRead(file) {
+      // O_NOFOLLOW where the platform has it: never read through a link swapped in.
+      const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+      return {
+        size: () => fs.fstatSync(fd).size,
+        read(position, length) {
+          const buffer = Buffer.allocUnsafe(Math.max(0, length));
+          let got = 0;
+          while (got < length) {
+            const n = fs.readSync(fd, buffer, got, length - got, position + got);
+            if (n === 0) break;
+            got += n;
+          }
+          return buffer.subarray(0, got);
+        },
+        close: () => fs.closeSync(fd),
+      };
     },
     writeNewFile(file, data, { mode }) {
-      const fd = fs.openSync(file, 'wx', mode);
+      const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), mode);
       try {
         let written = 0;
         while (written < data.length) written += fs.writeSync(fd, data, written, data.length - written);
@@ -98,18 +119,44 @@ export function nodeFs(): FsPort {
       }
       fsyncDir(path.dirname(file));
     },
+    rename(from, to) {
+      fs.renameSync(from, to);
+      fsyncDir(path.dirname(to));
+    },
     appendFile(file, data, { mode }) {
-      const fd = fs.openSync(file, 'a', mode);
+      const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0), mode);
       try {
-        fs.writeSync(fd, data);
+        const buffer = typeof data === 'string' ? Buffer.from(data) : data;
+        let written = 0;
+        while (written < buffer.length) written += fs.writeSync(fd, buffer, written, buffer.length - written);
         fs.fsyncSync(fd);
       } finally {
         fs.closeSync(fd);
       }
     },
     unlink: (file) => fs.unlinkSync(file),
+    chmod: (file, mode) => fs.chmodSync(file, mode),
     utimes(file, atimeMs, mtimeMs) {
       fs.utimesSync(file, new Date(atimeMs), new Date(mtimeMs));
     },
+    sleep(ms) {
+      Atomics.wait(sleeper, 0, 0, ms);
+    },
   };
+}
+
+/** Removes a file if it is there; never throws (the caller reports the real error). */
+export function removeQuietly(port: FsPort, file: string): void {
+  try {
+    if (port.exists(file)) port.unlink(file);
+  } catch {
+    // Nothing more to do.
+  }
+}
+
+/** An error's message with its code (EACCES…) when the message lacks it. */
+export function errorText(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return code !== undefined && !message.includes(code) ? `${code}: ${message}` : message;
 }

@@ -56,6 +56,11 @@ export interface PlanPolicy {
     | undefined;
   /** Resolves parents in other files of the session group (see linkGroup). */
   readonly link?: ((index: SessionIndex) => void) | undefined;
+  /**
+   * Awaited between chunks of work (passes, each re-lint of a fix tried on
+   * its own), so a Ctrl-C is seen while planning; it throws to stop.
+   */
+  readonly pause?: (() => Promise<void>) | undefined;
 }
 
 
@@ -284,7 +289,9 @@ export async function planFile(
   lint: LintOptions,
   policy: PlanPolicy,
 ): Promise<FilePlan> {
+  await policy.pause?.();
   const initial = stateOf(file, bytes, lint, policy);
+  await policy.pause?.();
   const reference = referenceOf(initial);
   let current = initial;
   const applied: AppliedFix[] = [];
@@ -306,6 +313,7 @@ export async function planFile(
 
   let causesDone = false;
   for (let pass = 1; pass <= MAX_PASSES; pass++) {
+    await policy.pause?.();
     const candidates: Candidate[] = [];
     const touched = new Set<number>();
     // Causes before consequences: a uuid two records share, or a damaged
@@ -325,7 +333,17 @@ export async function planFile(
       // Opt-in fixes change what a healthy session holds (content shape,
       // synthetic tool results); the person asks for them by naming the rule.
       if (optIn.has(finding.ruleId) && policy.rules?.has(finding.ruleId) !== true) continue;
-      const edits = fix.edits();
+      let edits: readonly RecordEdit[];
+      try {
+        edits = fix.edits();
+      } catch (error) {
+        // A record the fix cannot rewrite (nested thousands of levels deep, say): leave it as it is.
+        skip(
+          { finding, fix, edits: [] },
+          `not applied: the record cannot be rewritten (${error instanceof RangeError ? 'nested too deep' : error instanceof Error ? error.message : String(error)})`,
+        );
+        continue;
+      }
       if (edits.length === 0) continue;
       let applicability = fix.applicability;
       if (applicability === 'safe' && edits.some(rewritesOtherBytes)) applicability = 'unsafe';
@@ -364,7 +382,7 @@ export async function planFile(
       continue;
     }
 
-    const accepted = applyBatch(file, current, candidates, lint, policy, skip, reference);
+    const accepted = await applyBatch(file, current, candidates, lint, policy, skip, reference);
     if (accepted.applied.length === 0) {
       if (!causesFirst) break;
       causesDone = true;
@@ -402,7 +420,7 @@ export async function planFile(
  * Applies a pass's fixes together when that is no worse; otherwise one at a
  * time, keeping each that is no worse on its own.
  */
-function applyBatch(
+async function applyBatch(
   file: SessionFile,
   state: State,
   candidates: readonly Candidate[],
@@ -410,7 +428,7 @@ function applyBatch(
   policy: PlanPolicy,
   skip: (c: Candidate, reason: string) => void,
   reference: Reference,
-): { state: State; applied: Candidate[] } {
+): Promise<{ state: State; applied: Candidate[] }> {
   const all = applyEdits(state.bytes, candidates.flatMap((c) => c.edits));
   if (all !== undefined) {
     const next = stateOf(file, all, lint, policy);
@@ -419,6 +437,7 @@ function applyBatch(
   let current = state;
   const kept: Candidate[] = [];
   for (const c of candidates) {
+    await policy.pause?.();
     // Edits were made against `state`; lines shift only after deletes and
     // inserts, so a fix is re-planned from the current text when needed.
     const edits = current === state ? c.edits : replan(c, current);

@@ -9,11 +9,13 @@
 import path from 'node:path';
 import { classifyPath, defaultProjectsRoot } from '../core/discovery.js';
 import { BackupError, ConcurrentModificationError, PathError, UsageError } from '../core/errors.js';
-import type { FsPort } from './fs-port.js';
 import type { AuditEntry, FilePlan } from './types.js';
 import type { CommitOptions } from './write.js';
 import { sha256 } from '../core/hash.js';
-import { commitWith, statePaths } from './write.js';
+import { commitWith, readAuditLog, recoverJournals, statePaths } from './write.js';
+import { backupPathFor } from './backup.js';
+
+export { readAuditLog } from './audit.js';
 
 export interface RestoreOptions
   extends Pick<
@@ -30,38 +32,6 @@ export interface RestoreResult {
   readonly undone: AuditEntry;
   /** The audit line the restore appended; undefined when the file already had the old bytes. */
   readonly entry: AuditEntry | undefined;
-}
-
-/** Every parseable entry of an audit log, oldest first; [] when there is no log. */
-export function readAuditLog(port: FsPort, file: string): AuditEntry[] {
-  let text: string;
-  try {
-    text = port.readFile(file).toString('utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new PathError(`cannot read the audit log ${file}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const entries: AuditEntry[] = [];
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      const value = JSON.parse(line) as Partial<AuditEntry> | null;
-      if (
-        value !== null &&
-        typeof value === 'object' &&
-        typeof value.id === 'string' &&
-        typeof value.file === 'string' &&
-        typeof value.backup === 'string' &&
-        typeof value.sha256Before === 'string' &&
-        typeof value.sha256After === 'string'
-      ) {
-        entries.push(value as AuditEntry);
-      }
-    } catch {
-      // A torn last line (a crash while appending) is skipped.
-    }
-  }
-  return entries;
 }
 
 /** Whether a later restore undid `entry` (and was not itself undone). */
@@ -98,7 +68,9 @@ export function findAuditEntry(entries: readonly AuditEntry[], target: string, c
 /** `cclint restore <audit-id | file>`. */
 export function restore(target: string, options: RestoreOptions): RestoreResult {
   const port = options.fs;
-  const { auditLog } = statePaths(options);
+  const { auditLog, backupRoot } = statePaths(options);
+  // A fix killed after its swap gets its audit line here, so it can be undone.
+  recoverJournals(options);
   const entries = readAuditLog(port, auditLog);
   if (entries.length === 0) {
     throw new UsageError(`nothing to restore: the audit log ${auditLog} has no entries (pass --audit-log if fix used another one)`);
@@ -110,6 +82,7 @@ export function restore(target: string, options: RestoreOptions): RestoreResult 
   const file = classifyPath(undone.file, options.cwd);
   const shown = file.displayPath;
   const label = undone.kind === 'restore' ? `restore ${undone.id}` : `fix ${undone.id}`;
+  assertWhereCclintPutIt(undone, file, backupRoot, label);
 
   let current: Buffer;
   try {
@@ -121,11 +94,14 @@ export function restore(target: string, options: RestoreOptions): RestoreResult 
   }
   const currentHash = sha256(current);
   if (currentHash === undone.sha256Before) return { undone, entry: undefined };
-  if (currentHash !== undone.sha256After) {
+  // Lines a live session appended after the fix's bytes are kept, after the old bytes.
+  const fixedLength = undone.sizeAfter ?? current.length;
+  if (current.length < fixedLength || sha256(current.subarray(0, fixedLength)) !== undone.sha256After) {
     throw new ConcurrentModificationError(
       `refusing to restore ${shown}: it changed after ${label} (${undone.time}), so restoring would lose those changes; the copy from before that fix is ${undone.backup}`,
     );
   }
+  const appended = current.subarray(fixedLength);
 
   let backup: Buffer;
   try {
@@ -138,13 +114,15 @@ export function restore(target: string, options: RestoreOptions): RestoreResult 
   if (sha256(backup) !== undone.sha256Before) {
     throw new BackupError(`the backup ${undone.backup} does not match what ${label} recorded; ${shown} is unchanged`);
   }
+  const restored = appended.length > 0 ? Buffer.concat([backup, appended]) : backup;
+  if (restored.equals(current)) return { undone, entry: undefined };
 
   const plan: FilePlan = {
     file,
     before: current,
     sha256Before: currentHash,
-    after: backup,
-    sha256After: undone.sha256Before,
+    after: restored,
+    sha256After: appended.length > 0 ? sha256(restored) : undone.sha256Before,
     applied: [],
     skipped: [],
     remaining: [],
@@ -165,4 +143,25 @@ export function restore(target: string, options: RestoreOptions): RestoreResult 
     { kind: 'restore', restores: undone.id },
   );
   return { undone, entry };
+}
+
+/**
+ * Refuses an audit entry whose file or backup is not where cclint puts them:
+ * the file must be a `.jsonl` transcript path, and the backup a
+ * `.jsonl.bak` in that file's folder of the backups root, named with the
+ * first hex digits of the hash it must have. A line forged into the audit
+ * log therefore cannot make `restore` write an arbitrary file, or from an
+ * arbitrary source.
+ */
+function assertWhereCclintPutIt(entry: AuditEntry, file: ReturnType<typeof classifyPath>, backupRoot: string, label: string): void {
+  const refuse = (why: string): never => {
+    throw new BackupError(`refusing to restore from audit entry ${entry.id} (${label}): ${why}; nothing was changed`);
+  };
+  if (!path.isAbsolute(entry.file) || !entry.file.toLowerCase().endsWith('.jsonl')) refuse(`its file ${entry.file} is not a transcript path`);
+  if (!/^[0-9a-f]{64}$/.test(entry.sha256Before) || !/^[0-9a-f]{64}$/.test(entry.sha256After)) refuse('its hashes are malformed');
+  const expected = path.dirname(backupPathFor({ file, sha256Before: entry.sha256Before } as FilePlan, backupRoot, 0));
+  const named = new RegExp(`-${entry.sha256Before.slice(0, 8)}(?:-\\d+)?\\.jsonl\\.bak$`);
+  if (path.resolve(path.dirname(entry.backup)) !== expected || !named.test(path.basename(entry.backup))) {
+    refuse(`its backup ${entry.backup} is not where cclint keeps the backups of ${file.displayPath} (${expected}; pass --backup-dir if the fix used one)`);
+  }
 }

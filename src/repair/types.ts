@@ -63,6 +63,12 @@ export interface AuditEntry {
   readonly sessionId: string | undefined;
   readonly sha256Before: string;
   readonly sha256After: string;
+  /**
+   * Length of the bytes the fix wrote (absent in older lines: the whole
+   * file). Lines a live session appended after them are not part of the
+   * fix: `restore` puts them back after the old bytes.
+   */
+  readonly sizeAfter?: number | undefined;
   readonly backup: string;
   readonly decidedBy: Decider;
   readonly resumeBefore: ResumeSummary;

@@ -1,53 +1,57 @@
 /**
  * An {@link FsPort} on a memfs volume, for writer tests: the same contract as
- * `nodeFs()` (atomic write = temp file beside the target + rename, modes
- * kept, permissions enforced by memfs), all in memory.
+ * `nodeFs()` (new files created exclusively, renames that replace the target
+ * while open handles keep the old inode, modes kept, permissions enforced by
+ * memfs), all in memory. `sleep` is a no-op unless a hook is given.
  */
 import path from 'node:path';
 import { createFsFromVolume, type Volume } from 'memfs';
-import type { FsPort } from '../../src/repair/fs-port.js';
+import type { FileStat, FsPort } from '../../src/repair/fs-port.js';
 
-let counter = 0;
-
-export function memFs(volume: InstanceType<typeof Volume>): FsPort {
+export function memFs(volume: InstanceType<typeof Volume>, hooks: { sleep?: (ms: number) => void } = {}): FsPort {
   const fs = createFsFromVolume(volume);
+  const statOf = (st: { size: unknown; mtimeMs: unknown; mode: unknown; isSymbolicLink(): boolean }): FileStat => ({
+    size: Number(st.size),
+    mtimeMs: Number(st.mtimeMs),
+    mode: Number(st.mode) & 0o7777,
+    isSymbolicLink: st.isSymbolicLink(),
+  });
   return {
     readFile: (file) => Buffer.from(fs.readFileSync(file) as Buffer),
-    stat(file) {
-      const st = fs.statSync(file);
-      return { size: Number(st.size), mtimeMs: Number(st.mtimeMs), mode: Number(st.mode) & 0o7777 };
-    },
+    stat: (file) => statOf(fs.statSync(file) as never),
+    lstat: (file) => statOf(fs.lstatSync(file) as never),
     exists: (file) => fs.existsSync(file),
     readdir: (dir) => (fs.readdirSync(dir) as string[]).map(String),
     mkdirp(dir, mode) {
       fs.mkdirSync(dir, { recursive: true, mode });
     },
-    writeFileAtomic(file, data, { mode }) {
-      const temp = `${file}.${(++counter * 2654435761) >>> 0}`;
-      try {
-        fs.writeFileSync(temp, data, { mode });
-        fs.chmodSync(temp, mode);
-        fs.renameSync(temp, file);
-      } catch (error) {
-        try {
-          fs.unlinkSync(temp);
-        } catch {
-          // not created
-        }
-        throw error;
-      }
+    openRead(file) {
+      if (fs.lstatSync(file).isSymbolicLink()) throw Object.assign(new Error(`ELOOP: symbolic link, open '${file}'`), { code: 'ELOOP' });
+      const fd = fs.openSync(file, 'r');
+      return {
+        size: () => Number(fs.fstatSync(fd).size),
+        read(position, length) {
+          const buffer = Buffer.alloc(Math.max(0, length));
+          const n = length > 0 ? fs.readSync(fd, buffer, 0, length, position) : 0;
+          return buffer.subarray(0, n);
+        },
+        close: () => fs.closeSync(fd),
+      };
     },
     writeNewFile(file, data, { mode }) {
       fs.writeFileSync(file, data, { mode, flag: 'wx' });
       fs.chmodSync(file, mode);
     },
+    rename: (from, to) => fs.renameSync(from, to),
     appendFile(file, data, { mode }) {
       fs.appendFileSync(file, data, { mode });
     },
     unlink: (file) => fs.unlinkSync(file),
+    chmod: (file, mode) => fs.chmodSync(file, mode),
     utimes(file, atimeMs, mtimeMs) {
       fs.utimesSync(file, new Date(atimeMs), new Date(mtimeMs));
     },
+    sleep: (ms) => hooks.sleep?.(ms),
   };
 }
 

@@ -3,7 +3,7 @@
  * ts-register.mjs: commits a plan (old bytes = the file, new bytes = a given
  * file) with the real node port, and reports on stdout when it starts the
  * commit ("ready"), when it starts the atomic write ("writing") and when
- * that returned ("written"), so the parent can SIGKILL it at chosen moments.
+ * the rename returned ("written"), so the parent can SIGKILL it at chosen moments.
  *
  * Usage: node --import ./test/repair/ts-register.mjs sigkill-child.ts <target> <after-file> <cclint-home> <config-dir> <projects-root>
  */
@@ -22,9 +22,12 @@ const say = (text: string): void => void fs.writeSync(1, `${text}\n`);
 const real = nodeFs();
 const port: FsPort = {
   ...real,
-  writeFileAtomic(file, data, options) {
-    say('writing');
-    real.writeFileAtomic(file, data, options);
+  writeNewFile(file, data, options) {
+    if (file.endsWith('.tmp')) say('writing');
+    real.writeNewFile(file, data, options);
+  },
+  rename(from, to) {
+    real.rename(from, to);
     say('written');
   },
 };

@@ -11,7 +11,7 @@ import type { FsPort } from '../../src/repair/fs-port.js';
 import { readAuditLog, restore } from '../../src/repair/restore.js';
 import type { AuditEdit, AuditEntry, FilePlan } from '../../src/repair/types.js';
 import type { CommitOptions } from '../../src/repair/write.js';
-import { auditFixes, cclintHome, commitPlan, recoverInterruptedWrites } from '../../src/repair/write.js';
+import { auditFixes, cclintHome, commitPlan } from '../../src/repair/write.js';
 import { failingFs, memFs } from '../helpers/memfs-port.js';
 import { SECRET, SID, makePlan, relinkPlan, sha } from './fixture.js';
 
@@ -136,12 +136,24 @@ describe('commitPlan', () => {
     expect(Number(vol.statSync(FILE).mtimeMs)).toBe(T0);
   });
 
-  it('refuses a file that changed between planning and writing, leaving it and the audit log alone', () => {
-    vol.appendFileSync(FILE, '{"type":"user","appended":"by Claude Code"}\n');
+  it('refuses a file whose planned bytes changed between planning and writing, leaving it and the audit log alone', () => {
+    vol.writeFileSync(FILE, plan.before.toString().replace('"content":"hi"', '"content":"ho"'));
     const changed = bytes(FILE);
     expect(() => commitPlan(plan, options())).toThrow(ConcurrentModificationError);
     expect(bytes(FILE).equals(changed)).toBe(true);
     expect(auditLines()).toEqual([]);
+    expect(filesUnder(`${STATE}/backups`)).toEqual([]);
+    expect(filesUnder(`${STATE}/inflight`)).toEqual([]);
+  });
+
+  it('carries lines appended between planning and writing into the new file, after the new bytes', () => {
+    const appended = '{"type":"user","appended":"by Claude Code"}\n';
+    vol.appendFileSync(FILE, appended);
+    const entry = commitPlan(plan, options());
+    expect(bytes(FILE).toString()).toBe(plan.after.toString() + appended);
+    expect(entry.sizeAfter).toBe(plan.after.length);
+    expect(bytes(entry.backup).equals(plan.before)).toBe(true);
+    expect(auditLines()).toHaveLength(1);
   });
 
   it('refuses a file that changed while the backup was being written, and drops that backup', () => {
@@ -149,7 +161,7 @@ describe('commitPlan', () => {
       ...port,
       writeNewFile(file, data, opts) {
         port.writeNewFile(file, data, opts);
-        if (file.endsWith('.jsonl.bak')) vol.appendFileSync(FILE, '{"type":"user","late":true}\n');
+        if (file.endsWith('.jsonl.bak')) vol.writeFileSync(FILE, `{"type":"user","late":true}\n${plan.before.toString()}`);
       },
     };
     let error: unknown;
@@ -161,9 +173,9 @@ describe('commitPlan', () => {
     expect(error).toBeInstanceOf(ConcurrentModificationError);
     expect((error as ConcurrentModificationError).exitCode).toBe(2);
     expect(bytes(FILE).toString()).toContain('"late":true');
-    expect(bytes(FILE).subarray(0, plan.before.length).equals(plan.before)).toBe(true);
     expect(auditLines()).toEqual([]);
     expect(filesUnder(`${STATE}/backups`)).toEqual([]);
+    expect(filesUnder(`${STATE}/inflight`)).toEqual([]);
   });
 
   describe('backup failures abort before anything is written', () => {
@@ -263,25 +275,6 @@ describe('commitPlan', () => {
     });
   });
 
-  it('after a SIGKILL mid-write, the next run removes the temp file and nothing older', () => {
-    vol.mkdirSync(`${STATE}/inflight`, { recursive: true });
-    vol.writeFileSync(`${PROJECT}/${SID}.jsonl.20250101`, 'a file of the user, older than the journal');
-    vol.utimesSync(`${PROJECT}/${SID}.jsonl.20250101`, new Date(T0), new Date(T0));
-    vol.writeFileSync(`${STATE}/inflight/dead.json`, JSON.stringify({ file: FILE, pid: 999_999 }));
-    vol.writeFileSync(`${PROJECT}/${SID}.jsonl.3141592653`, 'half a write');
-    const removed = recoverInterruptedWrites({ fs: port, env: ENV, isPidAlive: () => false });
-    expect(removed).toEqual([`${PROJECT}/${SID}.jsonl.3141592653`]);
-    expect(vol.existsSync(`${PROJECT}/${SID}.jsonl.20250101`)).toBe(true);
-    expect(filesUnder(`${STATE}/inflight`)).toEqual([]);
-  });
-
-  it("leaves a running cclint's temp file alone", () => {
-    vol.mkdirSync(`${STATE}/inflight`, { recursive: true });
-    vol.writeFileSync(`${STATE}/inflight/busy.json`, JSON.stringify({ file: FILE, pid: 4242 }));
-    vol.writeFileSync(`${PROJECT}/${SID}.jsonl.12345678`, 'being written');
-    expect(recoverInterruptedWrites({ fs: port, env: ENV, isPidAlive: (pid) => pid === 4242 })).toEqual([]);
-    expect(vol.existsSync(`${PROJECT}/${SID}.jsonl.12345678`)).toBe(true);
-  });
 });
 
 describe('restore', () => {
@@ -318,9 +311,9 @@ describe('restore', () => {
     expect(readAuditLog(port, AUDIT)).toHaveLength(4);
   });
 
-  it('refuses when the file changed since the fix', () => {
+  it('refuses when the fixed bytes changed since the fix', () => {
     const fix = commitPlan(plan, options());
-    vol.appendFileSync(FILE, '{"type":"user","later":true}\n');
+    vol.writeFileSync(FILE, plan.after.toString().replace('"content":"hi"', '"content":"ho"'));
     const changed = bytes(FILE);
     let error: unknown;
     try {
@@ -333,6 +326,18 @@ describe('restore', () => {
     expect((error as Error).message).toMatch(/changed after fix .*would lose those changes/);
     expect(bytes(FILE).equals(changed)).toBe(true);
     expect(auditLines()).toHaveLength(1);
+  });
+
+  it('keeps lines appended after the fix, after the old bytes', () => {
+    const fix = commitPlan(plan, options());
+    const later = '{"type":"user","later":true}\n';
+    vol.appendFileSync(FILE, later);
+    const { entry } = restore(fix.id, restoreOptions());
+    expect(bytes(FILE).toString()).toBe(plan.before.toString() + later);
+    expect(entry?.sizeAfter).toBe(plan.before.length + later.length);
+    // ...and restoring the restore gives the fixed bytes back, with the line.
+    restore(entry?.id ?? '', restoreOptions());
+    expect(bytes(FILE).toString()).toBe(plan.after.toString() + later);
   });
 
   it('refuses a backup that is not what the fix recorded', () => {

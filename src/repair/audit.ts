@@ -1,0 +1,137 @@
+/**
+ * The audit log, `$CCLINT_HOME/audit.jsonl`: one line per fix or restore,
+ * with hashes and line numbers, never record bodies.
+ */
+import { randomBytes } from 'node:crypto';
+import { PathError } from '../core/errors.js';
+import { sha256 } from '../core/hash.js';
+import type { FsPort } from './fs-port.js';
+import type { RecordEdit } from '../core/types.js';
+import type { AppliedFix, AuditEdit, AuditEntry } from './types.js';
+
+/** A short unique id: base-36 milliseconds and 6 random hex digits. */
+export function newAuditId(nowMs: number): string {
+  return `${Math.max(0, Math.floor(nowMs)).toString(36)}-${randomBytes(3).toString('hex')}`;
+}
+
+function hashLines(lines: readonly string[]): string {
+  return sha256(lines.join('\n'));
+}
+
+/**
+ * Each applied edit as an {@link AuditEdit}, with its inverse. An edit's line
+ * numbers refer to the text of the pass it was applied in; its inverse's to
+ * the text that pass produced, so undoing the passes newest first, each
+ * pass's inverses together, gives the text back. Hashes are sha256 of the
+ * line texts (without line endings) joined with `\n`.
+ */
+export function auditFixes(applied: readonly AppliedFix[]): AuditEntry['fixes'] {
+  type Placed = { edit: RecordEdit; order: number };
+  const byPass = new Map<number, Placed[]>();
+  let order = 0;
+  for (const fix of applied) {
+    const list = byPass.get(fix.pass) ?? [];
+    for (const edit of fix.edits) list.push({ edit, order: order++ });
+    byPass.set(fix.pass, list);
+  }
+  const delta = (e: RecordEdit): number => (e.kind === 'replace' ? e.after.length - 1 : e.kind === 'delete' ? -1 : e.after.length);
+  /** Whether `a` produces output before where `b` starts. */
+  const precedes = (a: Placed, b: Placed): boolean => {
+    const ea = a.edit;
+    const eb = b.edit;
+    if (eb.kind !== 'insertAfter') return ea.line < eb.line;
+    if (ea.kind !== 'insertAfter') return ea.line <= eb.line;
+    return ea.line < eb.line || (ea.line === eb.line && a.order < b.order);
+  };
+  const newStart = (p: Placed, pass: readonly Placed[]): number => {
+    let shift = 0;
+    for (const other of pass) if (other !== p && precedes(other, p)) shift += delta(other.edit);
+    return p.edit.line + shift + (p.edit.kind === 'insertAfter' ? 1 : 0);
+  };
+  const place = new Map<RecordEdit, Placed>();
+  for (const list of byPass.values()) for (const p of list) place.set(p.edit, p);
+
+  return applied.map((fix) => {
+    const pass = byPass.get(fix.pass) ?? [];
+    return {
+      ruleId: fix.ruleId,
+      title: fix.title,
+      applicability: fix.applicability,
+      edits: fix.edits.map((edit) => {
+        const placed = place.get(edit);
+        const at = placed === undefined ? edit.line : newStart(placed, pass);
+        switch (edit.kind) {
+          case 'replace':
+            return {
+              edit: {
+                kind: 'replace',
+                line: edit.line,
+                sha256Before: sha256(edit.before),
+                sha256After: hashLines(edit.after),
+                lines: edit.after.length,
+              },
+              inverse:
+                edit.after.length === 0
+                  ? { kind: 'insertAfter', line: at - 1, sha256After: sha256(edit.before), lines: 1 }
+                  : {
+                      kind: 'replace',
+                      line: at,
+                      span: edit.after.length,
+                      sha256Before: hashLines(edit.after),
+                      sha256After: sha256(edit.before),
+                      lines: 1,
+                    },
+            } satisfies { edit: AuditEdit; inverse: AuditEdit };
+          case 'delete':
+            return {
+              edit: { kind: 'delete', line: edit.line, sha256Before: sha256(edit.before) },
+              inverse: { kind: 'insertAfter', line: at - 1, sha256After: sha256(edit.before), lines: 1 },
+            } satisfies { edit: AuditEdit; inverse: AuditEdit };
+          case 'insertAfter':
+            return {
+              edit: { kind: 'insertAfter', line: edit.line, sha256After: hashLines(edit.after), lines: edit.after.length },
+              inverse: { kind: 'delete', line: at, span: edit.after.length, sha256Before: hashLines(edit.after) },
+            } satisfies { edit: AuditEdit; inverse: AuditEdit };
+        }
+      }),
+    };
+  });
+}
+
+
+/** Appends one entry as a line (fsynced; the log is created 0600). */
+export function appendAudit(port: FsPort, auditLog: string, entry: AuditEntry): void {
+  port.appendFile(auditLog, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+}
+
+/** Every parseable entry of an audit log, oldest first; [] when there is no log. */
+export function readAuditLog(port: FsPort, file: string): AuditEntry[] {
+  let text: string;
+  try {
+    text = port.readFile(file).toString('utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new PathError(`cannot read the audit log ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const entries: AuditEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const value = JSON.parse(line) as Partial<AuditEntry> | null;
+      if (
+        value !== null &&
+        typeof value === 'object' &&
+        typeof value.id === 'string' &&
+        typeof value.file === 'string' &&
+        typeof value.backup === 'string' &&
+        typeof value.sha256Before === 'string' &&
+        typeof value.sha256After === 'string'
+      ) {
+        entries.push(value as AuditEntry);
+      }
+    } catch {
+      // A torn last line (a crash while appending) is skipped.
+    }
+  }
+  return entries;
+}

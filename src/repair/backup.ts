@@ -1,0 +1,86 @@
+/**
+ * Backups: a verified, fsynced 0600 copy of the bytes a plan was made from,
+ * under `$CCLINT_HOME/backups/<project>/<session>/`, never inside the Claude
+ * Code projects root and never named `.jsonl`.
+ */
+import path from 'node:path';
+import { BackupError } from '../core/errors.js';
+import { sha256 } from '../core/hash.js';
+import { errorText, removeQuietly } from './fs-port.js';
+import type { CommitOptions } from './options.js';
+import { isInside } from './state-paths.js';
+import type { FilePlan } from './types.js';
+
+function timestampForName(ms: number): string {
+  return new Date(ms).toISOString().replaceAll(':', '').replace('.', '-');
+}
+
+function safeSegment(name: string): string {
+  const cleaned = name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_');
+  return cleaned === '' ? '_' : cleaned;
+}
+
+/** Where the backup of this plan goes (not yet created). */
+export function backupPathFor(plan: FilePlan, backupRoot: string, nowMs: number): string {
+  const stem = path.basename(plan.file.path).replace(/\.jsonl$/i, '');
+  const folder = plan.file.layoutSessionId ?? stem;
+  // A subagent file shares its session's folder; its stem tells it apart.
+  const label = plan.file.role === 'main' ? '' : `${safeSegment(stem)}-`;
+  return path.join(
+    backupRoot,
+    safeSegment(plan.file.projectFolderName),
+    safeSegment(folder),
+    `${timestampForName(nowMs)}-${label}${plan.sha256Before.slice(0, 8)}.jsonl.bak`,
+  );
+}
+
+/** Refuses a backup folder or audit log inside the projects root, where Claude Code would list them. */
+export function assertStateOutsideProjects(options: CommitOptions, backupRoot: string, auditLog: string): void {
+  const projectsRoot = path.resolve(options.cwd ?? process.cwd(), options.projectsRoot);
+  for (const [what, where] of [
+    ['backup folder', backupRoot],
+    ['audit log', auditLog],
+  ] as const) {
+    if (isInside(where, projectsRoot)) {
+      throw new BackupError(
+        `refusing to keep the ${what} at ${where}: it is inside the Claude Code projects folder ${projectsRoot}, where Claude Code would see it; set CCLINT_HOME or --backup-dir/--audit-log to a folder outside it`,
+      );
+    }
+  }
+}
+
+/** A backup path for the plan that does not exist yet; creates its folder (0700). */
+export function chooseBackupPath(options: CommitOptions, plan: FilePlan, backupRoot: string, nowMs: number): string {
+  const port = options.fs;
+  const first = backupPathFor(plan, backupRoot, nowMs);
+  let target = first;
+  try {
+    port.mkdirp(path.dirname(target), 0o700);
+    for (let n = 1; port.exists(target); n++) target = first.replace(/\.jsonl\.bak$/, `-${n}.jsonl.bak`);
+  } catch (error) {
+    throw new BackupError(`could not back up ${plan.file.displayPath} to ${target}: ${errorText(error)}; nothing was changed`);
+  }
+  return target;
+}
+
+/** Writes the old bytes to `target` (0600, fsynced) and verifies the copy's hash. */
+export function writeBackup(options: CommitOptions, plan: FilePlan, target: string): void {
+  const port = options.fs;
+  try {
+    port.writeNewFile(target, plan.before, { mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') removeQuietly(port, target); // a partial copy
+    throw new BackupError(`could not back up ${plan.file.displayPath} to ${target}: ${errorText(error)}; nothing was changed`);
+  }
+  let copy: Buffer;
+  try {
+    copy = port.readFile(target);
+  } catch (error) {
+    removeQuietly(port, target);
+    throw new BackupError(`could not read back the backup ${target}: ${errorText(error)}; nothing was changed`);
+  }
+  if (sha256(copy) !== plan.sha256Before) {
+    removeQuietly(port, target);
+    throw new BackupError(`the backup ${target} does not match ${plan.file.displayPath} after writing it; nothing was changed`);
+  }
+}

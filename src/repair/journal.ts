@@ -1,0 +1,176 @@
+/**
+ * The journal that makes every fix undoable. Before the first byte of a
+ * transcript changes, the writer records its intent durably (fsynced) in
+ * `$CCLINT_HOME/inflight/<id>.json`: the file, the hashes and sizes of the
+ * old and new bytes, the backup path and the whole audit entry. The entry is
+ * completed (its audit line appended, then the journal removed) after the
+ * swap. A run killed at any instant leaves an unfinished journal, and the
+ * next `fix` or `restore` settles it:
+ *
+ * - the file starts with the new bytes: the fix landed, so the audit line is
+ *   appended if it is missing, and `restore` works;
+ * - the file holds the old bytes: the fix did not land; the backup (which no
+ *   audit line names) is removed;
+ * - anything else (changed by someone since): the backup is kept, nothing
+ *   is written.
+ *
+ * Either way the writer's temp files beside the session (`.<name>.cclint-<id>-<n>.tmp`,
+ * never a `.jsonl` name) are removed.
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { appendAudit, readAuditLog } from './audit.js';
+import type { FsPort, ReadHandle } from './fs-port.js';
+import { removeQuietly } from './fs-port.js';
+import { isPidAlive } from './live.js';
+import type { CommitOptions } from './options.js';
+import { journalDir } from './state-paths.js';
+import type { AuditEntry } from './types.js';
+
+export interface JournalRecord {
+  readonly version: 1;
+  readonly id: string;
+  readonly pid: number;
+  readonly file: string;
+  readonly backup: string;
+  readonly auditLog: string;
+  readonly sizeBefore: number;
+  readonly sha256Before: string;
+  readonly sizeAfter: number;
+  readonly sha256After: string;
+  readonly entry: AuditEntry;
+}
+
+/** The temp file of a round of the swap: hidden, beside the target, ending in `.tmp`. */
+export function tempPathFor(file: string, id: string, round: number): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.cclint-${id}-${round}.tmp`);
+}
+
+/** Whether `name` (in the target's folder) is a temp file of the writer for `file` (of any id, or of `id`). */
+export function isWriterTempName(file: string, name: string, id?: string): boolean {
+  const prefix = `.${path.basename(file)}.cclint-${id === undefined ? '' : `${id}-`}`;
+  return name.startsWith(prefix) && name.endsWith('.tmp');
+}
+
+/** The sha256 of the first `length` bytes behind a handle, read in chunks; undefined when shorter. */
+export function hashPrefix(handle: ReadHandle, length: number): string | undefined {
+  if (handle.size() < length) return undefined;
+  const hash = createHash('sha256');
+  const CHUNK = 8 * 1024 * 1024;
+  for (let at = 0; at < length; ) {
+    const chunk = handle.read(at, Math.min(CHUNK, length - at));
+    if (chunk.length === 0) return undefined;
+    hash.update(chunk);
+    at += chunk.length;
+  }
+  return hash.digest('hex');
+}
+
+function prefixIs(port: FsPort, file: string, length: number, sha: string): boolean {
+  let handle: ReadHandle;
+  try {
+    handle = port.openRead(file);
+  } catch {
+    return false;
+  }
+  try {
+    return hashPrefix(handle, length) === sha;
+  } finally {
+    handle.close();
+  }
+}
+
+/** Writes the intent (fsynced, 0600) and returns the journal's path. Throws when it cannot. */
+export function beginJournal(port: FsPort, dir: string, record: JournalRecord): string {
+  const journal = path.join(dir, `${record.id}.json`);
+  port.mkdirp(dir, 0o700);
+  port.writeNewFile(journal, Buffer.from(`${JSON.stringify(record)}\n`), { mode: 0o600 });
+  return journal;
+}
+
+export type Settled = 'landed' | 'not-landed' | 'changed';
+
+/**
+ * Settles one journal entry: removes its temp files, audits a fix that
+ * landed without its audit line, removes the backup of one that did not.
+ * Removes the journal file unless the audit line could not be written.
+ */
+export function settleJournal(port: FsPort, journal: string, record: JournalRecord): Settled {
+  let siblings: string[] = [];
+  try {
+    siblings = port.readdir(path.dirname(record.file));
+  } catch {
+    siblings = [];
+  }
+  for (const name of siblings) {
+    if (isWriterTempName(record.file, name, record.id)) removeQuietly(port, path.join(path.dirname(record.file), name));
+  }
+  let outcome: Settled;
+  if (record.sha256After !== record.sha256Before && prefixIs(port, record.file, record.sizeAfter, record.sha256After)) {
+    outcome = 'landed';
+    const audited = readAuditLog(port, record.auditLog).some((e) => e.id === record.id);
+    if (!audited) {
+      try {
+        appendAudit(port, record.auditLog, record.entry);
+      } catch {
+        return outcome; // the journal stays: the next run tries again
+      }
+    }
+  } else if (prefixIs(port, record.file, record.sizeBefore, record.sha256Before)) {
+    outcome = 'not-landed';
+    if (record.backup.endsWith('.jsonl.bak')) removeQuietly(port, record.backup);
+  } else {
+    outcome = 'changed';
+  }
+  removeQuietly(port, journal);
+  return outcome;
+}
+
+export interface Recovery {
+  /** Ids of fixes that had landed and were audited now. */
+  readonly audited: string[];
+  /** Ids of writes that had not landed (cleaned up). */
+  readonly abandoned: string[];
+}
+
+/**
+ * Settles the unfinished journal entries of cclint runs that are gone
+ * (killed, crashed, power loss). Entries of a cclint that is still running
+ * are left alone.
+ */
+export function recoverJournals(
+  options: Pick<CommitOptions, 'fs' | 'env' | 'cclintHome' | 'cwd' | 'isPidAlive'>,
+): Recovery {
+  const port = options.fs;
+  const dir = journalDir(options);
+  const alive = options.isPidAlive ?? isPidAlive;
+  const recovery: Recovery = { audited: [], abandoned: [] };
+  let names: string[];
+  try {
+    names = port.readdir(dir);
+  } catch {
+    return recovery;
+  }
+  for (const name of names.sort()) {
+    if (!name.endsWith('.json')) continue;
+    const journal = path.join(dir, name);
+    let record: Partial<JournalRecord>;
+    try {
+      record = JSON.parse(port.readFile(journal).toString('utf8')) as Partial<JournalRecord>;
+    } catch {
+      // A journal torn by a kill while it was written: nothing had happened yet.
+      removeQuietly(port, journal);
+      continue;
+    }
+    if (typeof record.pid === 'number' && record.pid !== process.pid && alive(record.pid)) continue;
+    if (record.version !== 1 || typeof record.file !== 'string' || typeof record.id !== 'string' || record.entry === undefined) {
+      removeQuietly(port, journal);
+      continue;
+    }
+    const before = readAuditLog(port, record.auditLog ?? '').some((e) => e.id === record.id);
+    const outcome = settleJournal(port, journal, record as JournalRecord);
+    if (outcome === 'landed' && !before) recovery.audited.push(record.id);
+    if (outcome === 'not-landed') recovery.abandoned.push(record.id);
+  }
+  return recovery;
+}

@@ -1,0 +1,103 @@
+/**
+ * Append safety against a real concurrent appender: while `cclint fix --yes
+ * --force` (the built executable, a real process) repairs a session, another
+ * process appends chained rows to it the way Claude Code does. Whatever the
+ * timing, every appended row must be in the file afterwards, once, in the
+ * order it was written, with the fix applied (or, when an appended row
+ * referred to what the fix changed, the old bytes with every row), and the
+ * fix's `restore` must give back the old bytes followed by the appended rows.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIG_SID, brokenSession } from '../support/big-session.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..', '..');
+const cli = path.join(repo, 'dist', 'cli.js');
+const RUNS = 16;
+
+let tmp: string;
+let session: ReturnType<typeof brokenSession>;
+
+beforeAll(() => {
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cclint-append-')));
+  session = brokenSession(1024 * 1024);
+});
+
+afterAll(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+function runCli(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [cli, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => void (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => void (stderr += c.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The `live` numbers of the appended rows, in file order. */
+function liveRows(text: string): number[] {
+  return [...text.matchAll(/"live":(\d+)\}$/gm)].map((m) => Number(m[1]));
+}
+
+describe('fix --yes --force while another process appends to the session', () => {
+  it.each(Array.from({ length: RUNS }, (_, i) => i))('run %i: no appended row lost, order kept, restore gives the old bytes back', async (i) => {
+    const dir = path.join(tmp, `run-${i}`);
+    const config = path.join(dir, 'claude');
+    const projectDir = path.join(config, 'projects', '-tmp-app');
+    const file = path.join(projectDir, `${BIG_SID}.jsonl`);
+    fs.mkdirSync(projectDir, { recursive: true });
+    fs.writeFileSync(file, session.text);
+    const env = { HOME: dir, CLAUDE_CONFIG_DIR: config, CCLINT_HOME: path.join(dir, 'state'), PATH: process.env.PATH ?? '' };
+
+    const appender = spawn(process.execPath, [path.join(here, 'appender-child.mjs'), file, session.last, BIG_SID, String(i % 3)], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    let out = '';
+    appender.stdout.on('data', (c: Buffer) => void (out += c.toString()));
+    const exited = new Promise<void>((resolve) => appender.on('exit', () => resolve()));
+    await new Promise<void>((resolve) => {
+      const check = (): void => (out.includes('started') ? resolve() : void setTimeout(check, 5));
+      check();
+    });
+
+    const fix = await runCli(['fix', '--yes', '--force', file], env, dir);
+    // Let it append a little longer after the fix, then stop it.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    appender.stdin.end();
+    await exited;
+    const appended = Number(/appended (\d+)/.exec(out)?.[1] ?? '-1');
+    expect(appended).toBeGreaterThan(0);
+
+    const after = fs.readFileSync(file);
+    const text = after.toString();
+    // Every appended row, once, in order.
+    expect(liveRows(text)).toEqual(Array.from({ length: appended }, (_, n) => n));
+    // The file is the fixed bytes (or, after a put-back, the old ones) followed by the rows.
+    const rowsStart = text.indexOf('"live":0}') === -1 ? after.length : text.lastIndexOf('\n', text.indexOf('"live":0}')) + 1;
+    const head = after.subarray(0, rowsStart);
+    expect(fix.stderr).toBe('');
+    expect(fix.code, fix.stdout).toBe(0);
+    expect(head.equals(session.text)).toBe(false); // the fix was applied
+    expect(head.length).toBe(session.text.length);
+    // No stray file beside the session.
+    expect(fs.readdirSync(projectDir)).toEqual([`${BIG_SID}.jsonl`]);
+
+    // Undo: the old bytes, then every appended row.
+    const id = /undo with: cclint restore (\S+)/.exec(fix.stdout)?.[1] ?? '';
+    const undo = await runCli(['restore', id, '--force'], env, dir);
+    expect(undo.code, undo.stderr).toBe(0);
+    const restored = fs.readFileSync(file);
+    expect(restored.subarray(0, session.text.length).equals(session.text)).toBe(true);
+    expect(restored.subarray(session.text.length).equals(after.subarray(rowsStart))).toBe(true);
+  }, 120_000);
+});

@@ -1,0 +1,280 @@
+/**
+ * The writer's fault paths on an in-memory volume: lines a live session
+ * appends at each moment of the swap, lines that cannot follow the fix, a
+ * read-back that fails, a run killed between steps (simulated by a port that
+ * throws), symbolic links, and forged audit lines.
+ */
+import { Volume } from 'memfs';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { BackupError, CclintError, ConcurrentModificationError, PathError } from '../../src/core/errors.js';
+import type { FsPort } from '../../src/repair/fs-port.js';
+import { isWriterTempName } from '../../src/repair/journal.js';
+import { readAuditLog, restore } from '../../src/repair/restore.js';
+import type { AuditEntry, FilePlan } from '../../src/repair/types.js';
+import type { CommitOptions } from '../../src/repair/write.js';
+import { commitPlan, recoverJournals } from '../../src/repair/write.js';
+import { memFs } from '../helpers/memfs-port.js';
+import { SID, makePlan, relinkPlan, sha, transcriptLines } from './fixture.js';
+
+const HOME = '/home/me';
+const CONFIG = `${HOME}/.claude`;
+const ROOT = `${CONFIG}/projects`;
+const PROJECT = `${ROOT}/-home-me-app`;
+const FILE = `${PROJECT}/${SID}.jsonl`;
+const STATE = `${HOME}/.cclint`;
+const AUDIT = `${STATE}/audit.jsonl`;
+const ENV = { HOME, CCLINT_HOME: STATE, CLAUDE_CONFIG_DIR: CONFIG };
+const T0 = Math.floor(Date.now() / 1000) * 1000 - 7_200_000;
+const NOW = T0 + 3 * 3_600_000;
+const LINE_A = `{"parentUuid":"33333333-3333-4333-8333-333333333333","type":"user","uuid":"aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa","sessionId":"${SID}","n":"A"}\n`;
+const LINE_B = `{"parentUuid":"aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa","type":"user","uuid":"bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb","sessionId":"${SID}","n":"B"}\n`;
+
+let vol: InstanceType<typeof Volume>;
+let port: FsPort;
+let plan: FilePlan;
+
+function options(overrides: Partial<CommitOptions> = {}): CommitOptions {
+  return { fs: port, env: ENV, cwd: HOME, decidedBy: 'yes', projectsRoot: ROOT, now: () => NOW, isPidAlive: () => false, ...overrides };
+}
+const bytes = (file: string): Buffer => Buffer.from(vol.readFileSync(file) as Buffer);
+const projectFiles = (): string[] => (vol.readdirSync(PROJECT) as string[]).map(String).sort();
+const journals = (): string[] => (vol.existsSync(`${STATE}/inflight`) ? (vol.readdirSync(`${STATE}/inflight`) as string[]).map(String) : []);
+const backups = (): string[] =>
+  Object.keys(vol.toJSON()).filter((p) => p.startsWith(`${STATE}/backups/`) && p.endsWith('.bak'));
+
+/** A plan that gives line 3 a new uuid (as a duplicate-uuid fix does): rows appended under the old one cannot follow it. */
+function renumberPlan(): FilePlan {
+  const lines = transcriptLines();
+  const before = lines[2] ?? '';
+  const after = before.replace('33333333-3333-4333-8333-333333333333', '44444444-4444-4444-8444-444444444444');
+  const fixed = [...lines];
+  fixed[2] = after;
+  return makePlan(FILE, Buffer.from(`${lines.join('\n')}\n`), Buffer.from(`${fixed.join('\n')}\n`), [
+    { ruleId: 'duplicate-uuid', title: 'new uuid', applicability: 'safe', edits: [{ kind: 'replace', line: 3, before, after: [after] }], pass: 1 },
+  ]);
+}
+
+/** A port whose rename into FILE runs `hook(oldFd)` right after, with a descriptor still open on the replaced inode. */
+function racingRename(hook: (oldFd: number, round: number) => void): FsPort {
+  let round = 0;
+  const inner = port;
+  return {
+    ...inner,
+    rename(from, to) {
+      const fd = to === FILE ? (vol.openSync(to, 'a') as number) : undefined;
+      inner.rename(from, to);
+      if (fd !== undefined) {
+        hook(fd, ++round);
+        vol.closeSync(fd);
+      }
+    },
+  };
+}
+
+beforeEach(() => {
+  plan = relinkPlan(FILE);
+  vol = Volume.fromJSON({ [FILE]: plan.before.toString('utf8') });
+  vol.utimesSync(FILE, new Date(T0), new Date(T0));
+  port = memFs(vol);
+});
+
+describe('lines a live session appends during the swap', () => {
+  it('a line landing in the replaced file after the rename is carried into the new one', () => {
+    port = racingRename((fd, round) => {
+      if (round === 1) vol.writeSync(fd, LINE_A);
+    });
+    const entry = commitPlan(plan, options());
+    expect(bytes(FILE).toString()).toBe(plan.after.toString() + LINE_A);
+    expect(projectFiles()).toEqual([`${SID}.jsonl`]);
+    // restore keeps it, after the old bytes
+    restore(entry.id, { fs: port, env: ENV, cwd: HOME, now: () => NOW, isPidAlive: () => false, force: true });
+    expect(bytes(FILE).toString()).toBe(plan.before.toString() + LINE_A);
+  });
+
+  it('a late line in the replaced file and a newer one in the new file keep their order (the file is rebuilt)', () => {
+    port = racingRename((fd, round) => {
+      if (round === 1) {
+        vol.writeSync(fd, LINE_A);
+        vol.appendFileSync(FILE, LINE_B);
+      }
+    });
+    commitPlan(plan, options());
+    expect(bytes(FILE).toString()).toBe(plan.after.toString() + LINE_A + LINE_B);
+    expect(projectFiles()).toEqual([`${SID}.jsonl`]);
+  });
+
+  it('lines appended while the temp file was written are topped up before the rename', () => {
+    const inner = port;
+    port = {
+      ...inner,
+      writeNewFile(file, data, opts) {
+        inner.writeNewFile(file, data, opts);
+        if (file.endsWith('.tmp')) vol.appendFileSync(FILE, LINE_A);
+      },
+    };
+    commitPlan(plan, options());
+    expect(bytes(FILE).toString()).toBe(plan.after.toString() + LINE_A);
+  });
+
+  it('a late line under a uuid the fix changed puts the old bytes back, followed by the line; no audit line, no backup', () => {
+    plan = renumberPlan();
+    port = racingRename((fd, round) => {
+      if (round === 1) vol.writeSync(fd, LINE_A);
+    });
+    let error: unknown;
+    try {
+      commitPlan(plan, options());
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConcurrentModificationError);
+    expect((error as Error).message).toMatch(/old content was put back, followed by every new line; nothing is lost/);
+    expect(bytes(FILE).toString()).toBe(plan.before.toString() + LINE_A);
+    expect(vol.existsSync(AUDIT)).toBe(false);
+    expect(backups()).toEqual([]);
+    expect(journals()).toEqual([]);
+    expect(projectFiles()).toEqual([`${SID}.jsonl`]);
+  });
+
+  it('a line appended before the swap under a uuid the fix changed: nothing is written', () => {
+    plan = renumberPlan();
+    vol.appendFileSync(FILE, LINE_A);
+    expect(() => commitPlan(plan, options())).toThrow(/refer to records the fix changes; nothing was written/);
+    expect(bytes(FILE).toString()).toBe(plan.before.toString() + LINE_A);
+    expect(backups()).toEqual([]);
+    expect(journals()).toEqual([]);
+  });
+});
+
+describe('a read-back that fails', () => {
+  it('leaves the file as it is (never writes over later bytes) and names the backup', () => {
+    let renamed = false;
+    const inner = port;
+    port = {
+      ...inner,
+      rename(from, to) {
+        inner.rename(from, to);
+        if (to === FILE) {
+          renamed = true;
+          vol.appendFileSync(FILE, LINE_A);
+        }
+      },
+      openRead(file) {
+        const handle = inner.openRead(file);
+        return renamed ? { ...handle, read: (p, n) => Buffer.alloc(handle.read(p, n).length, 0x20) } : handle;
+      },
+    };
+    let error: unknown;
+    try {
+      commitPlan(plan, options());
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(CclintError);
+    expect((error as Error).message).toMatch(/did not read back as written; cclint left it as it is.*before the fix is in .*\.jsonl\.bak/);
+    expect((error as Error).message).not.toMatch(/copy the backup/);
+    expect(bytes(FILE).toString()).toBe(plan.after.toString() + LINE_A);
+  });
+});
+
+describe('a run killed between steps (the port throws where the kill lands)', () => {
+  const kill = (): never => {
+    throw Object.assign(new Error('killed'), { code: 'EKILLED' });
+  };
+
+  it('after the rename, before the audit line: the next run audits the fix, and restore works', () => {
+    port = { ...port, appendFile: (file, data, opts) => (file === AUDIT ? kill() : memFs(vol).appendFile(file, data, opts)) };
+    expect(() => commitPlan(plan, options())).toThrow(/could not append to the audit log.*next cclint fix or restore records it/);
+    expect(bytes(FILE).equals(plan.after)).toBe(true);
+    expect(journals()).toHaveLength(1);
+    port = memFs(vol);
+    const recovery = recoverJournals({ fs: port, env: ENV, isPidAlive: () => false });
+    expect(recovery.audited).toHaveLength(1);
+    expect(journals()).toEqual([]);
+    const log = readAuditLog(port, AUDIT);
+    expect(log.map((e) => e.id)).toEqual(recovery.audited);
+    restore(SID + '.jsonl', { fs: port, env: ENV, cwd: PROJECT, now: () => NOW, isPidAlive: () => false, force: true });
+    expect(bytes(FILE).equals(plan.before)).toBe(true);
+  });
+
+  it('a journal left by a dead run before the rename: the temp file and the backup go, nothing is audited', () => {
+    let saved: Record<string, string | null> = {};
+    port = {
+      ...port,
+      rename: () => {
+        saved = vol.toJSON();
+        kill();
+      },
+    };
+    expect(() => commitPlan(plan, options())).toThrow();
+    // Put the volume back as the kill left it: journal, backup, temp file.
+    vol = Volume.fromJSON(saved);
+    port = memFs(vol);
+    expect(projectFiles().some((n) => isWriterTempName(FILE, n))).toBe(true);
+    expect(projectFiles().every((n) => !n.endsWith('.jsonl') || n === `${SID}.jsonl`)).toBe(true);
+    expect(backups()).toHaveLength(1);
+    const recovery = recoverJournals({ fs: port, env: ENV, isPidAlive: () => false });
+    expect(recovery.abandoned).toHaveLength(1);
+    expect(projectFiles()).toEqual([`${SID}.jsonl`]);
+    expect(backups()).toEqual([]);
+    expect(journals()).toEqual([]);
+    expect(bytes(FILE).equals(plan.before)).toBe(true);
+  });
+
+  it("a running cclint's journal is left alone", () => {
+    vol.mkdirSync(`${STATE}/inflight`, { recursive: true });
+    vol.writeFileSync(`${STATE}/inflight/x.json`, JSON.stringify({ version: 1, id: 'x', pid: 4242, file: FILE }));
+    expect(recoverJournals({ fs: port, env: ENV, isPidAlive: (pid) => pid === 4242 })).toEqual({ audited: [], abandoned: [] });
+    expect(journals()).toEqual(['x.json']);
+  });
+});
+
+describe('the trust boundary', () => {
+  it('never writes through a symlinked session file', () => {
+    vol.mkdirSync(`${HOME}/elsewhere`, { recursive: true });
+    vol.renameSync(FILE, `${HOME}/elsewhere/real.jsonl`);
+    vol.symlinkSync(`${HOME}/elsewhere/real.jsonl`, FILE);
+    expect(() => commitPlan(plan, options())).toThrow(PathError);
+    expect(() => commitPlan(plan, options())).toThrow(/symbolic link, and cclint never writes through one/);
+    expect(bytes(`${HOME}/elsewhere/real.jsonl`).equals(plan.before)).toBe(true);
+  });
+
+  it('never writes through a symlinked project folder or backups folder', () => {
+    vol.mkdirSync(`${HOME}/elsewhere`, { recursive: true });
+    vol.renameSync(PROJECT, `${HOME}/elsewhere/proj`);
+    vol.symlinkSync(`${HOME}/elsewhere/proj`, PROJECT);
+    expect(() => commitPlan(plan, options())).toThrow(/-home-me-app is a symbolic link/);
+    vol.unlinkSync(PROJECT);
+    vol.renameSync(`${HOME}/elsewhere/proj`, PROJECT);
+    vol.mkdirSync(STATE, { recursive: true });
+    vol.symlinkSync(`${HOME}/elsewhere`, `${STATE}/backups`);
+    expect(() => commitPlan(plan, options())).toThrow(/state path .*backups is a symbolic link/);
+    expect(bytes(FILE).equals(plan.before)).toBe(true);
+  });
+
+  it('keeps CCLINT_HOME 0700 and what it writes there 0600', () => {
+    vol.mkdirSync(STATE, { recursive: true, mode: 0o755 });
+    vol.chmodSync(STATE, 0o755);
+    const entry = commitPlan(plan, options());
+    expect(Number(vol.statSync(STATE).mode) & 0o777).toBe(0o700);
+    expect(Number(vol.statSync(AUDIT).mode) & 0o777).toBe(0o600);
+    expect(Number(vol.statSync(entry.backup).mode) & 0o777).toBe(0o600);
+  });
+
+  it('restore refuses a forged audit line naming another file or a backup cclint did not make', () => {
+    const fix = commitPlan(plan, options());
+    vol.mkdirSync(`${HOME}/docs`, { recursive: true });
+    vol.writeFileSync(`${HOME}/docs/notes.txt`, 'precious');
+    vol.writeFileSync(`${HOME}/docs/evil.jsonl.bak`, 'evil');
+    const forge = (changes: Partial<AuditEntry>): void =>
+      vol.appendFileSync(AUDIT, `${JSON.stringify({ ...fix, id: `forged-${Object.keys(changes).join('')}`, ...changes })}\n`);
+    forge({ file: `${HOME}/docs/notes.txt`, sha256After: sha('precious'), sha256Before: sha('evil'), sizeAfter: 8 });
+    forge({ backup: `${HOME}/docs/evil.jsonl.bak`, sha256Before: sha('evil') });
+    const o = { fs: port, env: ENV, cwd: HOME, now: () => NOW, isPidAlive: () => false, force: true };
+    expect(() => restore('forged-filesha256Aftersha256BeforesizeAfter', o)).toThrow(BackupError);
+    expect(() => restore('forged-filesha256Aftersha256BeforesizeAfter', o)).toThrow(/is not a transcript path/);
+    expect(() => restore('forged-backupsha256Before', o)).toThrow(/is not where cclint keeps the backups/);
+    expect(bytes(`${HOME}/docs/notes.txt`).toString()).toBe('precious');
+    expect(bytes(FILE).equals(plan.after)).toBe(true);
+  });
+});

@@ -1,0 +1,50 @@
+/**
+ * Generated sessions for the writer's real-process tests: a chain of
+ * user/assistant rows shaped like Claude Code's (parentUuid → uuid, one
+ * sessionId, ISO timestamps a second apart), padded to a target size, with
+ * one phantom parent in the middle that `fix --yes` relinks (a safe fix
+ * that changes one line and no uuid). Also the rows a live session appends.
+ */
+import { createHash } from 'node:crypto';
+
+export const BIG_SID = '5e551011-0000-4000-8000-00000000b16e';
+
+/** A deterministic uuid for row `n` of a stream named `stream`. */
+export function rowUuid(stream: string, n: number): string {
+  const h = createHash('sha256').update(`${stream}:${n}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+const T0 = Date.parse('2025-06-01T10:00:00.000Z');
+
+/** One row, as Claude Code writes it. */
+export function row(stream: string, n: number, parent: string | null, pad: number, sid = BIG_SID): string {
+  const type = n % 2 === 0 ? 'user' : 'assistant';
+  const content =
+    type === 'user'
+      ? JSON.stringify(`question ${n} ${'q'.repeat(pad)}`)
+      : JSON.stringify([{ type: 'text', text: `answer ${n} ${'a'.repeat(pad)}` }]);
+  const message =
+    type === 'user'
+      ? `{"role":"user","content":${content}}`
+      : `{"id":"msg_${stream}_${n}","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":${content},"stop_reason":"end_turn"}`;
+  return `{"parentUuid":${parent === null ? 'null' : `"${parent}"`},"isSidechain":false,"userType":"external","cwd":"/tmp/app","sessionId":"${sid}","version":"2.0.0","type":"${type}","message":${message},"uuid":"${rowUuid(stream, n)}","timestamp":"${new Date(T0 + n * 1000).toISOString()}"}`;
+}
+
+/**
+ * A session of about `bytes` bytes (at least 8 rows) whose row in the middle
+ * has a phantom parent. Ends with a newline.
+ */
+export function brokenSession(bytes: number, pad = 900, sid = BIG_SID): { text: Buffer; rows: number; last: string } {
+  const approx = 400 + pad;
+  const rows = Math.max(8, Math.round(bytes / approx)) & ~1;
+  const broken = (rows / 2) & ~1; // a user row
+  const parts: string[] = [];
+  let parent: string | null = null;
+  for (let n = 0; n < rows; n++) {
+    const p = n === broken ? rowUuid('phantom', 0) : parent;
+    parts.push(row('main', n, p, pad, sid));
+    parent = rowUuid('main', n);
+  }
+  return { text: Buffer.from(`${parts.join('\n')}\n`), rows, last: parent as string };
+}
