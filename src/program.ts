@@ -11,6 +11,7 @@ import { checkCommand } from './commands/check.js';
 import { fixCommand } from './commands/fix.js';
 import { explainCommand, rulesCommand } from './commands/rules.js';
 import { restoreCommand } from './commands/restore.js';
+import { searchCommand } from './commands/search.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { showCommand } from './commands/show.js';
 import { treeCommand } from './commands/tree.js';
@@ -41,6 +42,7 @@ Start with:
     checkCommand(io, setExit),
     fixCommand(io, setExit),
     sessionsCommand(io, setExit),
+    searchCommand(io, setExit),
     showCommand(io, setExit),
     treeCommand(io, setExit),
     restoreCommand(io, setExit),

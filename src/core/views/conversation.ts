@@ -35,3 +35,98 @@ export function threadMessages(chain: readonly RecordSummary[]): RecordSummary[]
   return chain.filter((r) => (r.type === 'user' || r.type === 'assistant') && !r.isMeta);
 }
 
+
+type Json = unknown;
+
+function asObject(value: Json): Record<string, Json> | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, Json>) : undefined;
+}
+
+/** One content block of a message, as a reader of the conversation sees it. */
+export type MessagePart =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'thinking'; readonly text: string }
+  | { readonly kind: 'tool-use'; readonly id: string; readonly name: string; readonly input: string }
+  | { readonly kind: 'tool-result'; readonly id: string; readonly text: string; readonly isError: boolean }
+  | { readonly kind: 'other'; readonly type: string };
+
+function resultText(content: Json): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return content === undefined ? '' : JSON.stringify(content);
+  return content
+    .map((b) => {
+      const o = asObject(b);
+      if (o?.type === 'text' && typeof o.text === 'string') return o.text;
+      return o !== undefined && typeof o.type === 'string' ? `[${o.type}]` : '';
+    })
+    .filter((t) => t !== '')
+    .join('\n');
+}
+
+/** The content blocks of a user or assistant record (the parsed line), in order. */
+export function messageParts(record: Record<string, Json> | undefined): MessagePart[] {
+  const message = asObject(record?.message);
+  const content = message?.content;
+  if (typeof content === 'string') return [{ kind: 'text', text: content }];
+  if (!Array.isArray(content)) return [];
+  const parts: MessagePart[] = [];
+  for (const block of content) {
+    const b = asObject(block);
+    if (b === undefined) continue;
+    switch (b.type) {
+      case 'text':
+        if (typeof b.text === 'string') parts.push({ kind: 'text', text: b.text });
+        break;
+      case 'thinking':
+        if (typeof b.thinking === 'string') parts.push({ kind: 'thinking', text: b.thinking });
+        break;
+      case 'tool_use':
+        parts.push({
+          kind: 'tool-use',
+          id: typeof b.id === 'string' ? b.id : '',
+          name: typeof b.name === 'string' ? b.name : 'tool',
+          input: JSON.stringify(b.input ?? {}, null, 2),
+        });
+        break;
+      case 'tool_result':
+        parts.push({
+          kind: 'tool-result',
+          id: typeof b.tool_use_id === 'string' ? b.tool_use_id : '',
+          text: resultText(b.content),
+          isError: b.is_error === true,
+        });
+        break;
+      default:
+        parts.push({ kind: 'other', type: typeof b.type === 'string' ? b.type : 'unknown' });
+    }
+  }
+  return parts;
+}
+
+/** What a person or Claude said in a record: its text blocks, joined by blank lines. */
+export function spokenText(record: Record<string, Json> | undefined): string {
+  return messageParts(record)
+    .flatMap((p) => (p.kind === 'text' ? [p.text] : []))
+    .join('\n\n');
+}
+
+/**
+ * The launch folder of a session: the first `cwd` on a main-thread record,
+ * the folder `claude --resume` must be started from to find the session.
+ */
+export function launchCwd(index: SessionIndex): string | undefined {
+  for (const r of index.records) if (!r.isSidechain && r.cwd !== undefined && r.cwd !== '') return r.cwd;
+  return index.records.find((r) => r.cwd !== undefined && r.cwd !== '')?.cwd;
+}
+
+/** A word for a POSIX shell: as is when it is plainly safe, else single-quoted. */
+export function shellQuote(word: string): string {
+  if (word !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command that brings a session back: `cd <cwd> && claude --resume <sessionId>`. */
+export function resumeCommand(cwd: string | undefined, sessionId: string): string {
+  const resume = `claude --resume ${shellQuote(sessionId)}`;
+  return cwd === undefined ? resume : `cd ${shellQuote(cwd)} && ${resume}`;
+}
