@@ -11,6 +11,8 @@ import { checkCommand } from './commands/check.js';
 import { fixCommand } from './commands/fix.js';
 import { explainCommand, rulesCommand } from './commands/rules.js';
 import { restoreCommand } from './commands/restore.js';
+import { exportCommand } from './commands/export.js';
+import { reportCommand } from './commands/report.js';
 import { searchCommand } from './commands/search.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { showCommand } from './commands/show.js';
@@ -43,6 +45,8 @@ Start with:
     fixCommand(io, setExit),
     sessionsCommand(io, setExit),
     searchCommand(io, setExit),
+    reportCommand(io, setExit),
+    exportCommand(io, setExit),
     showCommand(io, setExit),
     treeCommand(io, setExit),
     restoreCommand(io, setExit),

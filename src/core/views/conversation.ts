@@ -130,3 +130,49 @@ export function resumeCommand(cwd: string | undefined, sessionId: string): strin
   const resume = `claude --resume ${shellQuote(sessionId)}`;
   return cwd === undefined ? resume : `cd ${shellQuote(cwd)} && ${resume}`;
 }
+
+/** One message of an exported conversation. */
+export interface ConversationMessage {
+  readonly uuid: string | undefined;
+  readonly type: string;
+  readonly time: number;
+  readonly parts: readonly MessagePart[];
+}
+
+/** The conversation `export` writes: the messages `show` lists, with their content. */
+export interface Conversation {
+  readonly displayPath: string;
+  readonly sessionId: string;
+  readonly title: string;
+  readonly cwd: string | undefined;
+  readonly command: string;
+  /** The file is a subagent's transcript: its own thread, which resume does not load. */
+  readonly subagent: boolean;
+  readonly loaded: number;
+  readonly total: number;
+  readonly messages: readonly ConversationMessage[];
+}
+
+/** The messages `show` lists (resume's, or a subagent's thread), with their parsed content. */
+export function conversationOf(index: SessionIndex, resume: { readonly messages: readonly RecordSummary[]; readonly loaded: number; readonly total: number }, title: string): Conversation {
+  const chain = subagentChain(index);
+  const list = chain === undefined ? resume.messages : threadMessages(chain);
+  const sessionId = index.file.layoutSessionId ?? index.records.find((r) => r.sessionId !== undefined)?.sessionId ?? '';
+  const cwd = launchCwd(index);
+  return {
+    displayPath: index.file.displayPath,
+    sessionId,
+    title,
+    cwd,
+    command: resumeCommand(cwd, sessionId),
+    subagent: chain !== undefined,
+    loaded: resume.loaded,
+    total: resume.total,
+    messages: list.map((r) => ({
+      uuid: r.uuid,
+      type: r.type,
+      time: r.time,
+      parts: messageParts(index.recordObject(r) as Record<string, unknown> | undefined),
+    })),
+  };
+}

@@ -35,7 +35,18 @@ export interface TreeNode {
   readonly record: RecordSummary;
   readonly glyph: Glyph;
   /** Set on the first record of an orphaned branch. */
-  readonly orphan?: { readonly reason: string; readonly score: number } | undefined;
+  readonly orphan?: {
+    readonly reason: string;
+    readonly score: number;
+    /**
+     * What resume loses to this break: for a branch resume starts in, the
+     * intended messages before it that it leaves out; for any other, the
+     * branch's own messages (the record and what hangs under it).
+     */
+    readonly lost: number;
+    /** Resume starts in this branch and leaves the earlier history out. */
+    readonly cutsHistory: boolean;
+  } | undefined;
 }
 
 export type TreeLine =
@@ -140,6 +151,21 @@ export function buildTree(index: SessionIndex, resume: ResumeModel, options: { r
     return latest.get(root) ?? root.ordinal;
   };
 
+  const loadedSet = new Set(resume.messages);
+  const historyLoss = (): number => resume.intendedMessages.filter((m) => !loadedSet.has(m)).length;
+  const branchLoss = (root: RecordSummary): number => {
+    let lost = 0;
+    const stack = [root];
+    const seen = new Set<RecordSummary>();
+    while (stack.length > 0) {
+      const r = stack.pop() as RecordSummary;
+      if (seen.has(r)) continue;
+      seen.add(r);
+      if ((r.type === 'user' || r.type === 'assistant') && !r.isMeta && !r.isSidechain && !loadedSet.has(r)) lost++;
+      for (const k of kidsOf(r)) stack.push(k);
+    }
+    return lost;
+  };
   const nodeOf = (r: RecordSummary, orphan: TreeNode['orphan']): TreeNode => ({
     record: r,
     glyph: orphan !== undefined ? '!' : isCompactBoundary(r) ? '=' : onMainLine(r) ? '*' : 'o',
@@ -151,7 +177,9 @@ export function buildTree(index: SessionIndex, resume: ResumeModel, options: { r
     if (cycle) reason = 'parent cycle';
     else if (link?.kind === 'missing') reason = `parent ${link.uuid.slice(0, 8)} missing`;
     else if (link?.kind === 'null' && r.parentUuid === null && expectedRoot(index, r) === undefined) reason = 'parentUuid null';
-    return reason === undefined ? undefined : { reason, score: branchScore(index, r) };
+    if (reason === undefined) return undefined;
+    const cutsHistory = onMainLine(r);
+    return { reason, score: branchScore(index, r), lost: cutsHistory ? historyLoss() : branchLoss(r), cutsHistory };
   };
 
   const lines: TreeLine[] = [];
