@@ -12,6 +12,7 @@ import { fixCommand } from './commands/fix.js';
 import { explainCommand, rulesCommand } from './commands/rules.js';
 import { restoreCommand } from './commands/restore.js';
 import { exportCommand } from './commands/export.js';
+import { renameCommand } from './commands/rename.js';
 import { reportCommand } from './commands/report.js';
 import { searchCommand } from './commands/search.js';
 import { sessionsCommand } from './commands/sessions.js';
@@ -47,6 +48,7 @@ Start with:
     searchCommand(io, setExit),
     reportCommand(io, setExit),
     exportCommand(io, setExit),
+    renameCommand(io, setExit),
     showCommand(io, setExit),
     treeCommand(io, setExit),
     restoreCommand(io, setExit),

@@ -93,7 +93,9 @@ async function drawnLoaded(page: Page): Promise<Array<{ file: string; drawn: num
     sections.map((s) => {
       const drawn = s.querySelectorAll('.r[data-loaded]').length;
       let undrawn = 0;
-      for (const u of Array.from(s.querySelectorAll('[data-loaded-undrawn]'))) undrawn += Number(u.getAttribute('data-loaded-undrawn'));
+      for (const u of Array.from(s.querySelectorAll('[data-loaded-undrawn]')) as Array<{ getAttribute(name: string): string | null }>) {
+        undrawn += Number(u.getAttribute('data-loaded-undrawn'));
+      }
       return { file: s.getAttribute('data-file') ?? '', drawn: drawn + undrawn };
     }),
   );
@@ -117,7 +119,7 @@ describe.skipIf(!available)('cclint report in headless Chromium', () => {
     const orphan = page.locator('section[data-session="08f63ab4-c21b-49dc-a052-2f9be0b09149"] .r[data-orphan]');
     expect(await orphan.count()).toBe(1);
     expect(await orphan.locator('.orphan').innerText()).toMatch(/^orphaned: parentUuid null; score \d\.\d\d; resume starts here and loses 6 earlier messages$/);
-    expect(await orphan.locator('.orphan').evaluate((e) => getComputedStyle(e).color)).toBe('rgb(207, 34, 46)');
+    expect(await orphan.locator('.orphan').evaluate((e) => (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(e).color)).toBe('rgb(207, 34, 46)');
     expect(await page.locator('details.fixes pre.diff').count()).toBe(2);
     await page.close();
   }, 120_000);
