@@ -39,7 +39,9 @@ cclint reads them and never writes unless you run \`cclint fix\`.
 
 Start with:
   cclint check                  lint every session and see what resume would lose
-  cclint explain phantom-parent what a rule finds and how it is fixed`,
+  cclint explain phantom-parent what a rule finds and how it is fixed
+  cclint search "some words"    find a session by what was said, and the command that resumes it
+  cclint report -o report.html  every session's tree as a picture, in one HTML file`,
     );
   for (const command of [
     checkCommand(io, setExit),
