@@ -38,6 +38,38 @@ function matcherFor(text: string, regex: boolean): Matcher {
   }
 }
 
+/** Reads a file in chunks and asks whether any chunk may hold a match; true when it cannot tell. */
+function fileMayMatch(file: string, matcher: Matcher): boolean {
+  const test = matcher.mayMatchChunk;
+  if (test === undefined) return true;
+  const CHUNK = 8 * 1024 * 1024;
+  const overlap = Math.max(0, matcher.needleBytes - 1);
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return true; // the indexer reports what is wrong
+  }
+  try {
+    const buffer = Buffer.allocUnsafe(CHUNK + overlap);
+    let kept = 0;
+    let position = 0;
+    for (;;) {
+      const read = fs.readSync(fd, buffer, kept, CHUNK, position);
+      if (read === 0) return false;
+      position += read;
+      const end = kept + read;
+      if (test(buffer.toString('latin1', 0, end))) return true;
+      kept = Math.min(overlap, end);
+      buffer.copy(buffer, 0, end - kept, end);
+    }
+  } catch {
+    return true;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 function mtimeOf(file: string): number {
   try {
     return fs.statSync(file).mtimeMs;
@@ -66,6 +98,8 @@ export function runSearch(text: string, paths: readonly string[], options: Searc
   for (const { group } of groups) {
     const files = options.all === true ? group.files : group.files.filter((f) => f.role === 'main');
     if (files.length === 0) continue;
+    // Most sessions do not say it: a byte scan leaves them unparsed.
+    if (!files.some((f) => fileMayMatch(f.path, matcher))) continue;
     const indexes: SessionIndex[] = [];
     for (const file of files) {
       try {

@@ -107,4 +107,12 @@ describe('cclint search', () => {
     expect(r.stdout).toContain('evil \\x1b[2J needle here');
     expect(r.stdout).toContain(`  cd '/home/u/it'\\''s mine' && claude --resume ${sid(1)}\n`);
   });
+
+  it('finds text JSON escapes in the file (quotes, line breaks) and non-ASCII text in any case', async () => {
+    box.write(`${sid(1)}.jsonl`, [user(1, null, 'he said "Straße"\nthen left'), assistant(2, 1, 'ÉCOLE noted')]);
+    expect((await run(['search', 'said "straße"', 'claude/projects'], box)).code).toBe(0);
+    expect((await run(['search', 'école', 'claude/projects'], box)).code).toBe(0);
+    expect((await run(['search', '-e', 'said.*then', 'claude/projects'], box)).code).toBe(1);
+    expect((await run(['search', '-e', 'said[^]*then', 'claude/projects'], box)).code).toBe(0);
+  });
 });

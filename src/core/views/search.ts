@@ -16,6 +16,14 @@ import { factsOf, titleOf } from './sessions.js';
 export interface Matcher {
   find(text: string): { readonly start: number; readonly end: number } | undefined;
   mayMatch(rawLine: string): boolean;
+  /**
+   * A test on raw file bytes read as latin1, chunk by chunk (chunks overlap
+   * by `needleBytes`): false means no record of the chunk can match, so a
+   * file no chunk of which may match need not be parsed at all. Absent when
+   * no such test is sound (a regular expression, a needle JSON may escape).
+   */
+  readonly mayMatchChunk?: ((latin1: string) => boolean) | undefined;
+  readonly needleBytes: number;
 }
 
 /** Plain text, case-insensitive. */
@@ -25,12 +33,18 @@ export function plainMatcher(needle: string): Matcher {
   // Code writes other characters as they are: a printable ASCII needle
   // without those appears verbatim in the raw line of any record that says it.
   const verbatim = /^[\x20-\x7e]+$/.test(needle) && !/["\\]/.test(needle);
+  // Over latin1 text a case-insensitive literal matches exactly the chunks
+  // whose bytes hold the needle in any case: the bytes of other characters
+  // are 0x80 and above, and none of them folds to an ASCII letter.
+  const inChunk = verbatim ? new RegExp(needle.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'i') : undefined;
   return {
     find(text) {
       const at = text.toLowerCase().indexOf(lower);
       return at < 0 || lower === '' ? undefined : { start: at, end: at + lower.length };
     },
     mayMatch: (raw) => !verbatim || raw.toLowerCase().includes(lower),
+    mayMatchChunk: inChunk === undefined ? undefined : (latin1) => inChunk.test(latin1),
+    needleBytes: Buffer.byteLength(needle),
   };
 }
 
@@ -44,6 +58,7 @@ export function regexMatcher(source: string): Matcher {
       return m === null || m[0] === '' ? undefined : { start: m.index, end: m.index + m[0].length };
     },
     mayMatch: () => true,
+    needleBytes: 0,
   };
 }
 
