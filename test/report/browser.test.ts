@@ -13,7 +13,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, sandbox } from '../support/cli.js';
-import { SHARED_CORPUS } from '../support/corpus.js';
+import { BREAK_KINDS, injectBreak } from '../support/breaks.js';
+import { SHARED_CORPUS, realMainSessions } from '../support/corpus.js';
 import { assistant, jsonl, user } from '../commands/fixture.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -130,6 +131,27 @@ describe.skipIf(!available)('cclint report in headless Chromium', () => {
 
   it.skipIf(!SHARED_CORPUS.available)('the shared corpus', async () => {
     (await checkReport(SHARED_CORPUS.root)).page.close();
+  }, 300_000);
+
+  it('broken sessions: every kind of break planted in real sessions', async () => {
+    const broken = path.join(box.root, 'broken');
+    let n = 0;
+    for (const source of realMainSessions().slice(0, 4)) {
+      const text = fs.readFileSync(source.absolute, 'utf8');
+      for (const kind of BREAK_KINDS) {
+        const variant = injectBreak(text, kind, `${source.relative}:${kind}`);
+        if (variant === undefined) continue;
+        n++;
+        const folder = path.join(broken, `-v${n}`);
+        fs.mkdirSync(folder, { recursive: true });
+        fs.writeFileSync(path.join(folder, `5e55${String(n).padStart(4, '0')}-0000-4000-8000-000000000000.jsonl`), variant.text);
+      }
+    }
+    expect(n).toBeGreaterThan(50);
+    const { page } = await checkReport(broken);
+    expect(await page.locator('section.session').count()).toBe(n);
+    expect(await page.locator('.r[data-orphan]').count()).toBeGreaterThan(0);
+    await page.close();
   }, 300_000);
 
   it('sorts the table on a click, and reads without JavaScript', async () => {
