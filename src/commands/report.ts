@@ -11,16 +11,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { discover } from '../core/discovery.js';
-import { resumeModel } from '../core/resume.js';
 import type { SessionIndex } from '../core/session-index.js';
 import { describeNotTranscript } from '../core/transcript.js';
 import type { Applicability, Finding, FileResult } from '../core/types.js';
 import type { Conversation } from '../core/views/conversation.js';
-import { launchCwd, resumeCommand } from '../core/views/conversation.js';
 import { type FileFacts, type SessionRow, factsOf, placeRows, rowOf, titleOf } from '../core/views/sessions.js';
-import { buildTree } from '../core/views/tree.js';
 import { type LintOptions, lintGroup, lintIndex, linkGroup, ProjectRegistry, resultOf } from '../engine/linter.js';
-import { type SessionSection, page, reportHtml, sessionSectionHtml } from '../formatters/report-html.js';
+import { page, reportHtml, sessionSectionHtml } from '../formatters/report-html.js';
+import { sectionOf } from '../core/views/report.js';
 import type { Io } from '../io.js';
 import { VERSION } from '../version.js';
 import { checkWritableTarget, note, progressLine, reportIgnored, resolveInputs, runConfig, writeReport } from './shared.js';
@@ -29,33 +27,6 @@ export interface ReportOptions {
   readonly outputFile?: string;
   readonly fixes?: boolean;
   readonly title?: string;
-}
-
-/** The section of one session file, from its index and findings. */
-export function sectionOf(
-  index: SessionIndex,
-  findings: readonly Finding[],
-  result: FileResult,
-  title: string,
-  extra: { readonly diff?: string | undefined; readonly conversation?: Conversation | undefined; readonly thinking?: boolean } = {},
-): SessionSection {
-  const resume = resumeModel(index);
-  const sessionId = index.file.layoutSessionId ?? index.records.find((r) => r.sessionId !== undefined)?.sessionId ?? '';
-  return {
-    anchor: `s-${sessionId !== '' ? sessionId : index.file.displayPath.replace(/[^A-Za-z0-9]+/g, '-')}`,
-    title,
-    displayPath: index.file.displayPath,
-    sessionId,
-    command: resumeCommand(launchCwd(index), sessionId),
-    tree: buildTree(index, resume, { all: true }),
-    loaded: new Set(resume.messages),
-    resume: { loaded: resume.loaded, total: resume.total, fidelity: resume.fidelity },
-    score: result.score ?? 0,
-    findings: findings.map((f) => ({ ruleId: f.ruleId, severity: f.severity, line: f.line, uuid: f.uuid, message: f.message })),
-    diff: extra.diff,
-    conversation: extra.conversation,
-    thinking: extra.thinking,
-  };
 }
 
 /** The dry-run diff `cclint fix` would print for a file (safe fixes), or undefined when it would change nothing. */

@@ -9,43 +9,15 @@
  * red with what resume loses, compact boundaries marked, each finding under
  * its row. Every transcript string is HTML-escaped.
  */
-import type { RecordSummary } from '../core/records.js';
 import type { Conversation, MessagePart } from '../core/views/conversation.js';
+
+export type { ReportFinding, SessionSection } from '../core/views/report.js';
 import type { PlacedRow } from '../core/views/sessions.js';
-import type { Glyph, SessionTree, TreeLine } from '../core/views/tree.js';
+import type { ReportFinding, SessionSection } from '../core/views/report.js';
+import type { Glyph, TreeLine } from '../core/views/tree.js';
 import { COLLAPSE_OVER } from '../core/views/tree.js';
 import { escapeHtml as h } from './html-escape.js';
 import { cut, dateTime, percent, rowText } from './text.js';
-
-/** A finding as the report shows it. */
-export interface ReportFinding {
-  readonly ruleId: string;
-  readonly severity: string;
-  readonly line: number;
-  readonly uuid?: string | undefined;
-  readonly message: string;
-}
-
-/** One session's part of the report. */
-export interface SessionSection {
-  readonly anchor: string;
-  readonly title: string;
-  readonly displayPath: string;
-  readonly sessionId: string;
-  readonly command: string;
-  /** The tree with every record (`buildTree(…, { all: true })`); the page does its own folding. */
-  readonly tree: SessionTree;
-  /** The messages `claude --resume` loads (resume.messages). */
-  readonly loaded: ReadonlySet<RecordSummary>;
-  readonly resume: { readonly loaded: number; readonly total: number; readonly fidelity: number };
-  readonly score: number;
-  readonly findings: readonly ReportFinding[];
-  /** `cclint fix --dry-run`'s unified diff for the file, when asked for and not empty. */
-  readonly diff?: string | undefined;
-  /** The conversation, for `export --format html`. */
-  readonly conversation?: Conversation | undefined;
-  readonly thinking?: boolean | undefined;
-}
 
 export interface ReportModel {
   readonly title: string;
