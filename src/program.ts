@@ -11,6 +11,10 @@ import { checkCommand } from './commands/check.js';
 import { fixCommand } from './commands/fix.js';
 import { explainCommand, rulesCommand } from './commands/rules.js';
 import { restoreCommand } from './commands/restore.js';
+import { exportCommand } from './commands/export.js';
+import { renameCommand } from './commands/rename.js';
+import { reportCommand } from './commands/report.js';
+import { searchCommand } from './commands/search.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { showCommand } from './commands/show.js';
 import { treeCommand } from './commands/tree.js';
@@ -35,12 +39,18 @@ cclint reads them and never writes unless you run \`cclint fix\`.
 
 Start with:
   cclint check                  lint every session and see what resume would lose
-  cclint explain phantom-parent what a rule finds and how it is fixed`,
+  cclint explain phantom-parent what a rule finds and how it is fixed
+  cclint search "some words"    find a session by what was said, and the command that resumes it
+  cclint report -o report.html  every session's tree as a picture, in one HTML file`,
     );
   for (const command of [
     checkCommand(io, setExit),
     fixCommand(io, setExit),
     sessionsCommand(io, setExit),
+    searchCommand(io, setExit),
+    reportCommand(io, setExit),
+    exportCommand(io, setExit),
+    renameCommand(io, setExit),
     showCommand(io, setExit),
     treeCommand(io, setExit),
     restoreCommand(io, setExit),

@@ -16,6 +16,9 @@ import type { Io } from '../io.js';
 import { useColor } from '../io.js';
 import { type Paint, type TimeColumn, painter, percent, plural, rowText, timeColumn } from './render.js';
 import { loadSession } from './session-arg.js';
+import { subagentChain, threadMessages } from '../core/views/conversation.js';
+
+export { subagentChain } from '../core/views/conversation.js';
 
 export interface ShowOptions {
   readonly format: 'text' | 'json';
@@ -32,35 +35,6 @@ export interface ShowJsonMessage {
   readonly text: string;
   /** Only with `--intended`: resume would not load this message. */
   readonly lost?: boolean;
-}
-
-/**
- * A subagent's transcript (its messages are all sidechain rows, as in
- * `<session>/subagents/agent-*.jsonl`) is never resumed, so the resume model
- * loads nothing from it. `show` and `tree` present its own thread instead:
- * the chain back from its last message. Undefined for any other file.
- */
-export function subagentChain(index: SessionIndex): RecordSummary[] | undefined {
-  let last: RecordSummary | undefined;
-  for (const r of index.effectiveRecords()) {
-    if (r.type !== 'user' && r.type !== 'assistant') continue;
-    if (!r.isSidechain) return undefined;
-    last = r;
-  }
-  if (last === undefined) return undefined;
-  const chain: RecordSummary[] = [];
-  const seen = new Set<RecordSummary>();
-  for (let r: RecordSummary | undefined = last; r !== undefined && !seen.has(r); ) {
-    seen.add(r);
-    chain.push(r);
-    r = typeof r.parentUuid === 'string' ? index.byUuid.get(r.parentUuid) : undefined;
-  }
-  return chain.reverse();
-}
-
-/** The messages of a subagent's thread, as `show` lists them. */
-function threadMessages(chain: readonly RecordSummary[]): RecordSummary[] {
-  return chain.filter((r) => (r.type === 'user' || r.type === 'assistant') && !r.isMeta);
 }
 
 /** Uuids of the messages resume loads. */

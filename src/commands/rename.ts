@@ -1,0 +1,172 @@
+/**
+ * `cclint rename <session> <title>`: sets the title Claude Code shows for a
+ * session (the `/resume` picker, the Agent SDK's session listing) the way
+ * Claude Code's own `/rename` does: one `custom-title` row,
+ * `{"type":"custom-title","customTitle":…,"sessionId":…}`, appended at the
+ * end, where the picker reads the last one from the file's tail. The write
+ * goes through the fix pipeline (src/repair/write.ts: live check, backup,
+ * re-hash, atomic write keeping the file's time, audit line), so
+ * `cclint restore <id>` takes it back. Exit 0 renamed (or already so
+ * titled), 2 when it cannot be done.
+ */
+import fs from 'node:fs';
+import { Command } from 'commander';
+import { defaultProjectsRoot, describeFsError } from '../core/discovery.js';
+import { PathError, UsageError } from '../core/errors.js';
+import { sha256 } from '../core/hash.js';
+import { bufferSource } from '../core/reader.js';
+import { serializeRecord } from '../core/records.js';
+import { resumeModel } from '../core/resume.js';
+import { scoreSession } from '../core/score.js';
+import { type ExternalParent, SessionIndex } from '../core/session-index.js';
+import type { RecordEdit, ResumeSummary } from '../core/types.js';
+import { factsOf } from '../core/views/sessions.js';
+import { lintIndex } from '../engine/linter.js';
+import { escapeForTerminal } from '../escape.js';
+import { critical } from '../interrupt.js';
+import type { Io } from '../io.js';
+import type { FilePlan } from '../repair/types.js';
+import { VERSION } from '../version.js';
+import { runConfig } from './shared.js';
+import { loadSession } from './session-arg.js';
+
+/** The `ruleId` rename's audit lines carry (it is no rule). */
+export const RENAME_ID = 'rename';
+
+export interface RenameOptions {
+  readonly backupDir?: string | undefined;
+  readonly auditLog?: string | undefined;
+  readonly force?: boolean | undefined;
+}
+
+function summary(index: SessionIndex): { resume: ResumeSummary; score: number } {
+  const resume = resumeModel(index);
+  return {
+    resume: { loaded: resume.loaded, total: resume.total, fidelity: resume.fidelity, sdk: resume.sdk },
+    score: scoreSession(index, resume).score,
+  };
+}
+
+/** The row Claude Code writes for a title. */
+export function customTitleRow(title: string, sessionId: string): string {
+  return serializeRecord({ type: 'custom-title', customTitle: title, sessionId });
+}
+
+/**
+ * The plan that appends a `custom-title` row to a session file: the bytes
+ * before and after, the edit for the audit log, and the resume figures on
+ * both sides (a title changes none of them).
+ */
+export function renamePlan(index: SessionIndex, bytes: Buffer, title: string, io: Io): FilePlan {
+  if (bytes.length === 0) throw new UsageError(`${index.file.displayPath}: the file is empty; nothing to title`);
+  if (bytes[bytes.length - 1] !== 0x0a) {
+    throw new UsageError(
+      `${index.file.displayPath}: the last line is not terminated (a torn write?); \`cclint fix\` it first, then rename`,
+    );
+  }
+  const resume = resumeModel(index);
+  const sessionId = resume.leaf?.sessionId ?? index.file.layoutSessionId ?? index.records.find((r) => r.sessionId !== undefined)?.sessionId;
+  if (sessionId === undefined) throw new UsageError(`${index.file.displayPath}: no session id in the file or its name; cannot title it`);
+  let lines = 0;
+  for (const byte of bytes) if (byte === 0x0a) lines++;
+  const row = customTitleRow(title, sessionId);
+  const edit: RecordEdit = { kind: 'insertAfter', line: lines, after: [row] };
+  const after = Buffer.concat([bytes, Buffer.from(`${row}\n`, 'utf8')]);
+  const { lint } = runConfig(io, undefined, []);
+  const renamed = SessionIndex.build(index.file, () => bufferSource(after));
+  // Parents in other files of the group resolve the same way after the write.
+  const external = new Map<string, ExternalParent>();
+  for (const uuid of renamed.unresolvedParents()) {
+    const found = index.externalParent(uuid);
+    if (found !== undefined) external.set(uuid, found);
+  }
+  renamed.setExternalParents(external);
+  const before = summary(index);
+  const afterSummary = summary(renamed);
+  return {
+    file: index.file,
+    before: bytes,
+    sha256Before: sha256(bytes),
+    after,
+    sha256After: sha256(after),
+    applied: [{ ruleId: RENAME_ID, title: `set the title to "${title}"`, applicability: 'safe', edits: [edit], pass: 1 }],
+    skipped: [],
+    remaining: lintIndex(renamed, lint),
+    resumeBefore: before.resume,
+    resumeAfter: afterSummary.resume,
+    scoreBefore: before.score,
+    scoreAfter: afterSummary.score,
+  };
+}
+
+export function renameCommand(io: Io, setExit: (code: number) => void): Command {
+  return new Command('rename')
+    .description('set the title Claude Code shows for a session (a custom-title row), with a backup and an audit line like `fix`')
+    .argument('<session>', 'a session file, or a session id (or its first 8+ characters) under the Claude Code projects folder')
+    .argument('<title>', 'the new title')
+    .option('--backup-dir <dir>', 'override $CCLINT_HOME/backups')
+    .option('--audit-log <file>', 'override $CCLINT_HOME/audit.jsonl')
+    .option('--force', 'write even when the session looks active in Claude Code')
+    .addHelpText(
+      'after',
+      `
+Appends the row Claude Code's own /rename writes, {"type":"custom-title","customTitle":…,"sessionId":…},
+which the /resume picker, \`claude --resume <title>\` and the Agent SDK's session listing read; the last
+one wins. Written like a fix: refused while the session looks live (unless --force), backed up,
+written atomically keeping the file's time (so \`claude --continue\` still picks the same session),
+and recorded in the audit log, so \`cclint restore <id>\` takes the title back.
+
+Examples:
+  cclint rename 3f2a9c1e "Login form: validation"
+  cclint rename ~/.claude/projects/-home-me-app/<session>.jsonl "Flaky test hunt"
+  cclint restore <id printed by rename>             back to the previous title
+
+Exit codes: 0 renamed (or already so titled), 2 not renamed (no such session, a subagent's
+transcript, a live session, a backup failure, the file changed meanwhile, an empty title).`,
+    )
+    .action(async (session: string, rawTitle: string, options: RenameOptions) => {
+      const title = rawTitle.replace(/\s+/g, ' ').trim();
+      if (title === '') throw new UsageError('rename: give a title that is not blank');
+      const index = loadSession(session, io);
+      if (index.file.role !== 'main') {
+        throw new UsageError(`${index.file.displayPath}: not a main session file (Claude Code titles sessions, not subagent transcripts)`);
+      }
+      const current = factsOf(index).customTitle;
+      const shown = escapeForTerminal(index.file.displayPath);
+      if (current === title) {
+        io.stdout.write(`${shown} is already titled "${escapeForTerminal(title)}"; nothing to do\n`);
+        setExit(0);
+        return;
+      }
+      let bytes: Buffer;
+      try {
+        bytes = fs.readFileSync(index.file.path);
+      } catch (error) {
+        throw new PathError(describeFsError(error, index.file.displayPath));
+      }
+      const plan = renamePlan(index, bytes, title, io);
+      const { cclintHome, commitPlan } = await import('../repair/write.js');
+      const { nodeFs } = await import('../repair/fs-port.js');
+      const entry = await critical(() =>
+        commitPlan(plan, {
+          fs: nodeFs(),
+          env: io.env,
+          cclintHome: cclintHome(io.env, io.cwd),
+          cwd: io.cwd,
+          projectsRoot: defaultProjectsRoot(io.env),
+          backupDir: options.backupDir,
+          auditLog: options.auditLog,
+          force: options.force === true,
+          keepMtime: true,
+          decidedBy: 'yes',
+          version: VERSION,
+          now: io.now ?? Date.now,
+        }),
+      );
+      io.stdout.write(
+        `${shown}: titled "${escapeForTerminal(title)}"${current === undefined ? '' : ` (was "${escapeForTerminal(current)}")`}\n` +
+          `  backup ${escapeForTerminal(entry.backup)}\n  undo with: cclint restore ${entry.id}\n`,
+      );
+      setExit(0);
+    });
+}

@@ -1,0 +1,148 @@
+/**
+ * `cclint report [paths…] -o report.html`: one self-contained HTML file, the
+ * sessions table and per session its tree, findings and what resume loses
+ * (src/formatters/report-html.ts draws the core's view models). `--fixes`
+ * adds the dry-run diff of what `fix` would change: the planner runs in
+ * memory and nothing is written. Exit 0, or 2 when a named path cannot be
+ * read, is not a transcript or holds no session file, or the file cannot
+ * be written.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Command } from 'commander';
+import { discover } from '../core/discovery.js';
+import type { SessionIndex } from '../core/session-index.js';
+import { describeNotTranscript } from '../core/transcript.js';
+import type { Applicability, Finding, FileResult } from '../core/types.js';
+import type { Conversation } from '../core/views/conversation.js';
+import { type FileFacts, type SessionRow, factsOf, placeRows, rowOf, titleOf } from '../core/views/sessions.js';
+import { type LintOptions, lintGroup, lintIndex, linkGroup, ProjectRegistry, resultOf } from '../engine/linter.js';
+import { page, reportHtml, sessionSectionHtml } from '../formatters/report-html.js';
+import { sectionOf } from '../core/views/report.js';
+import type { Io } from '../io.js';
+import { VERSION } from '../version.js';
+import { checkWritableTarget, note, progressLine, reportIgnored, resolveInputs, runConfig, writeReport } from './shared.js';
+
+export interface ReportOptions {
+  readonly outputFile?: string;
+  readonly fixes?: boolean;
+  readonly title?: string;
+}
+
+/** The dry-run diff `cclint fix` would print for a file (safe fixes), or undefined when it would change nothing. */
+async function dryRunDiff(index: SessionIndex, others: readonly SessionIndex[], lint: LintOptions, registry: ProjectRegistry): Promise<string | undefined> {
+  const { planFile } = await import('../repair/plan.js');
+  const { filePatch, renderPatch } = await import('../repair/diff.js');
+  const bytes = fs.readFileSync(index.file.path);
+  const plan = await planFile(index.file, bytes, lint, {
+    allow: new Set<Applicability>(['safe']),
+    rules: undefined,
+    decide: undefined,
+    link: (i) => linkGroup([i, ...others], registry),
+  });
+  if (plan.applied.length === 0 || plan.after.equals(plan.before)) return undefined;
+  return renderPatch(filePatch(index.file.displayPath, plan.before, plan.after));
+}
+
+/** The single-session page `export --format html` writes: the report's section for the file, with the conversation. */
+export function singleSessionHtml(index: SessionIndex, conversation: Conversation, options: { readonly thinking: boolean }, lint?: LintOptions): string {
+  const findings = lint === undefined ? [] : lintIndex(index, lint);
+  const section = sectionOf(index, findings, resultOf(index, findings), conversation.title, { conversation, thinking: options.thinking });
+  return page(conversation.title, sessionSectionHtml(section));
+}
+
+export function reportCommand(io: Io, setExit: (code: number) => void): Command {
+  return new Command('report')
+    .description('one self-contained HTML file: the sessions table and, per session, its tree drawn as a picture, findings and what resume loses')
+    .argument('[paths...]', 'session files, project folders or a projects root (default: the local Claude Code projects folder)')
+    .option('-o, --output-file <file>', 'write the page to this file (folders are created; never a .jsonl path); default stdout')
+    .option('--fixes', 'add, per session, the dry-run diff of what `cclint fix` would change (nothing is written)')
+    .option('--title <text>', 'the page title', 'cclint report')
+    .addHelpText(
+      'after',
+      `
+The page has no outside resources (it works from file:// and offline) and its table reads
+without JavaScript (which only adds sorting). Each session's tree is drawn like
+\`git log --graph\`, oldest first: green the messages \`claude --resume\` loads, grey what it
+does not (abandoned branches), red an orphaned branch with what resume loses, a yellow
+diamond a compact boundary; long linear runs fold (click to expand), and a run of more than
+${2 * 200} rows is drawn only at its ends so a huge session stays a few MB. Findings sit under
+their row.
+
+Examples:
+  cclint report -o report.html                       every session under ~/.claude/projects
+  cclint report --fixes -o report.html ~/.claude/projects/-home-me-app
+  cclint report fixtures/demo -o demo.html
+
+Exit codes: 0 (a report, whatever it finds), 2 when a named path cannot be read, is not a
+transcript, or holds no session file, or the file cannot be written.`,
+    )
+    .action(async (paths: string[], options: ReportOptions) => {
+      if (options.outputFile !== undefined) checkWritableTarget(`--output-file ${options.outputFile}`, path.resolve(io.cwd, options.outputFile));
+      const { lint, ignore } = runConfig(io, undefined, []);
+      const { inputs } = resolveInputs(paths, io);
+      const discovery = discover(inputs, io.cwd, { ignore });
+      reportIgnored(io, discovery.ignoredExplicit);
+      let failed = false;
+      for (const problem of discovery.problems) {
+        note(io, problem.message);
+        if (problem.explicit) failed = true;
+      }
+      const registry = new ProjectRegistry(discovery.projectFiles);
+      const progress = progressLine(io);
+      const rows: SessionRow[] = [];
+      const sectionByRow = new Map<SessionRow, { anchor: string; html: string }>();
+      const total = discovery.groups.length;
+      for (const [i, group] of discovery.groups.entries()) {
+        progress.update(() => `cclint: reading session ${i + 1} of ${total.toLocaleString('en-US')}…`);
+        const seen: Array<{ index: SessionIndex; findings: readonly Finding[]; facts: FileFacts }> = [];
+        const outcome = lintGroup(group, lint, registry, (index, findings) => seen.push({ index, findings, facts: factsOf(index) }));
+        for (const failure of outcome.failures) {
+          note(io, failure.message);
+          if (paths.some((p) => failure.path.endsWith(p) || p.endsWith(failure.path))) failed = true;
+        }
+        const results: FileResult[] = [];
+        const kept: typeof seen = [];
+        outcome.results.forEach((result, at) => {
+          const file = seen[at];
+          if (file === undefined) return;
+          if (file.facts.notTranscript === undefined) {
+            results.push(result);
+            kept.push(file);
+            return;
+          }
+          note(io, `${result.filePath}: ${describeNotTranscript(file.facts.notTranscript)}; skipped`);
+          if (group.files.some((f) => f.displayPath === result.filePath && f.explicit === true)) failed = true;
+        });
+        const row = rowOf(results, kept.map((k) => k.facts), group.projectDir, group.files[0]?.projectFolderName ?? '');
+        if (row === undefined) continue;
+        rows.push(row);
+        // The main file speaks for the session, as in the table.
+        const mainAt = Math.max(0, kept.findIndex((k) => k.facts.role === 'main'));
+        const main = kept[mainAt];
+        const mainResult = results[mainAt];
+        if (main === undefined || mainResult === undefined) continue;
+        const diff =
+          options.fixes === true
+            ? await dryRunDiff(main.index, kept.filter((k) => k !== main).map((k) => k.index), lint, registry)
+            : undefined;
+        const section = sectionOf(main.index, main.findings, mainResult, titleOf(main.facts), { diff });
+        sectionByRow.set(row, { anchor: section.anchor, html: sessionSectionHtml(section) });
+      }
+      progress.done();
+      const placed = placeRows(rows);
+      const anchors = new Map<SessionRow, string>();
+      for (const [row, s] of sectionByRow) anchors.set(row, s.anchor);
+      const html = reportHtml({
+        title: options.title ?? 'cclint report',
+        generated: `${new Date(io.now?.() ?? Date.now()).toISOString().slice(0, 16).replace('T', ' ')} UTC, cclint ${VERSION}`,
+        rows: placed,
+        anchors,
+        sections: placed.flatMap((p) => sectionByRow.get(p.row)?.html ?? []),
+        notes: options.fixes === true ? ['The diffs are what `cclint fix --dry-run` prints: safe fixes only; nothing was written.'] : [],
+      });
+      writeReport(io, html, options.outputFile);
+      if (options.outputFile !== undefined) note(io, `report written to ${options.outputFile} (${placed.length} session${placed.length === 1 ? '' : 's'})`);
+      setExit(failed ? 2 : 0);
+    });
+}

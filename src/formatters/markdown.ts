@@ -1,0 +1,56 @@
+/**
+ * Renders a conversation (src/core/views/conversation.ts) as Markdown: a
+ * heading per message, its text as written, tool calls and results in
+ * collapsible `<details>` blocks holding fenced code, thinking only when
+ * asked. Text a transcript holds is Markdown already and is kept; what goes
+ * into HTML tags (summaries) is HTML-escaped, and fences are made longer
+ * than any backtick run inside them.
+ */
+import type { Conversation, MessagePart } from '../core/views/conversation.js';
+import { escapeHtml } from './html-escape.js';
+
+function fence(text: string, lang = ''): string {
+  const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  const f = '`'.repeat(longest + 1);
+  return `${f}${lang}\n${text.replace(/\n$/, '')}\n${f}`;
+}
+
+function isoMinute(time: number): string {
+  return Number.isNaN(time) ? 'no time' : `${new Date(time).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
+}
+
+function partMarkdown(p: MessagePart, thinking: boolean): string | undefined {
+  switch (p.kind) {
+    case 'text':
+      return p.text.trim() === '' ? undefined : p.text.trim();
+    case 'thinking':
+      return thinking ? `<details><summary>Thinking</summary>\n\n${fence(p.text)}\n\n</details>` : undefined;
+    case 'tool-use':
+      return `<details><summary>Tool call: ${escapeHtml(p.name)}</summary>\n\n${fence(p.input, 'json')}\n\n</details>`;
+    case 'tool-result':
+      return `<details><summary>Tool result${p.isError ? ' (error)' : ''}</summary>\n\n${fence(p.text)}\n\n</details>`;
+    case 'other':
+      return `*[${escapeHtml(p.type)}]*`;
+  }
+}
+
+export function conversationMarkdown(c: Conversation, options: { readonly thinking: boolean }): string {
+  const out: string[] = [
+    `# ${c.title.replace(/\s+/g, ' ')}`,
+    '',
+    `- Session: \`${c.sessionId}\``,
+    ...(c.cwd === undefined ? [] : [`- Folder: \`${c.cwd}\``]),
+    `- Resume: \`${c.command}\``,
+    c.subagent
+      ? `- A subagent's transcript (resume does not load it): its thread of ${c.messages.length} message(s)`
+      : `- Messages: ${c.messages.length} (the conversation \`claude --resume\` loads; ${c.loaded} of ${c.total})`,
+    '',
+  ];
+  c.messages.forEach((m, i) => {
+    const who = m.type === 'user' ? (m.parts.every((p) => p.kind === 'tool-result') && m.parts.length > 0 ? 'Tool result' : 'User') : m.type === 'assistant' ? 'Claude' : m.type;
+    out.push(`## ${i + 1}. ${who} · ${isoMinute(m.time)}`, '');
+    const body = m.parts.flatMap((p) => partMarkdown(p, options.thinking) ?? []);
+    out.push(body.length === 0 ? '*(no text)*' : body.join('\n\n'), '');
+  });
+  return `${out.join('\n')}`;
+}

@@ -1,0 +1,113 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { redact } from '../../src/core/views/redact.js';
+import { type Sandbox, assistant, run, sandbox, sid, toolResult, user } from './fixture.js';
+
+let box: Sandbox;
+beforeEach(() => {
+  box = sandbox();
+});
+afterEach(() => box.cleanup());
+
+const REL = `claude/projects/-home-u-proj/${sid(1)}.jsonl`;
+
+// Fake secrets of the well-known shapes (none is a real credential).
+const FAKE = {
+  anthropic: 'sk-ant-api03-' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0'.repeat(2),
+  openai: 'sk-proj-' + 'Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0',
+  aws: 'AKIA' + 'IOSFODNN7EXAMPLE',
+  awsSecret: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  github: 'ghp_' + '0123456789abcdefghijABCDEFGHIJ012345',
+  bearer: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl',
+  urlPassword: 'hunter2secret',
+  privateKey: '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAfakefakefake\nfakefakefake==\n-----END RSA PRIVATE KEY-----',
+};
+
+describe('cclint export', () => {
+  it('writes every message show lists, in order, as Markdown with a heading per message', async () => {
+    box.write(`${sid(1)}.jsonl`, [
+      user(1, null, 'first prompt'),
+      assistant(2, 1, 'answer one'),
+      user(3, 2, 'abandoned edit'),
+      assistant(4, 3, 'abandoned answer'),
+      user(5, 2, 'edited prompt'),
+      assistant(6, 5, 'let me read', { tools: [['t1', 'Read']] }),
+      toolResult(7, 6, 't1'),
+      assistant(8, 7, 'all done', { extra: { message: { id: 'msg_8', role: 'assistant', content: [{ type: 'thinking', thinking: 'secret musing', signature: 'x' }, { type: 'text', text: 'all done' }] } } }),
+    ]);
+    const show = JSON.parse((await run(['show', '--format', 'json', REL], box)).stdout) as { messages: Array<{ uuid: string; text: string }> };
+    const r = await run(['export', REL], box);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const headings = r.stdout.split('\n').filter((l) => l.startsWith('## '));
+    expect(headings).toEqual([
+      '## 1. User · 2026-01-05 03:01:00 UTC',
+      '## 2. Claude · 2026-01-05 03:02:00 UTC',
+      '## 3. User · 2026-01-05 03:05:00 UTC',
+      '## 4. Claude · 2026-01-05 03:06:00 UTC',
+      '## 5. Tool result · 2026-01-05 03:07:00 UTC',
+      '## 6. Claude · 2026-01-05 03:08:00 UTC',
+    ]);
+    expect(headings).toHaveLength(show.messages.length);
+    let at = 0;
+    for (const m of show.messages.filter((m) => m.text !== '')) {
+      const found = r.stdout.indexOf(m.text, at);
+      expect(found, m.text).toBeGreaterThan(at);
+      at = found;
+    }
+    expect(r.stdout).not.toContain('abandoned');
+    expect(r.stdout).toContain('<details><summary>Tool call: Read</summary>\n\n```json\n{}\n```\n\n</details>');
+    expect(r.stdout).toContain('<details><summary>Tool result</summary>\n\n```\nok\n```\n\n</details>');
+    expect(r.stdout).toContain(`- Resume: \`cd /home/u/proj && claude --resume ${sid(1)}\``);
+    expect(r.stdout).not.toContain('secret musing');
+    expect((await run(['export', '--thinking', REL], box)).stdout).toContain('secret musing');
+  });
+
+  it('--redact masks planted fake keys and says how many on stderr', async () => {
+    box.write(`${sid(1)}.jsonl`, [
+      user(1, null, `use ${FAKE.anthropic} and ${FAKE.openai}; aws ${FAKE.aws} aws_secret_access_key=${FAKE.awsSecret}`),
+      assistant(2, 1, `token ${FAKE.github}, header Authorization: Bearer ${FAKE.bearer}`),
+      user(3, 2, `db at postgres://admin:${FAKE.urlPassword}@db.example.com/app and the key:\n${FAKE.privateKey}`),
+      assistant(4, 3, 'noted'),
+    ]);
+    const plain = await run(['export', REL], box);
+    for (const secret of Object.values(FAKE)) expect(plain.stdout).toContain(secret.split('\n')[0]);
+    const out = path.join(box.dir, 'out', 'shared.md');
+    const r = await run(['export', '--redact', '-o', out, REL], box);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    const text = fs.readFileSync(out, 'utf8');
+    for (const secret of Object.values(FAKE)) expect(text).not.toContain(secret.split('\n')[1] ?? secret);
+    for (const secret of Object.values(FAKE)) expect(text).not.toContain(secret.split('\n')[0]);
+    expect(text).toContain('[REDACTED:anthropic-key]');
+    expect(text).toContain('postgres://admin:[REDACTED:url-password]@db.example.com/app');
+    // The first prompt is the title too: its key is masked in the heading and in the message.
+    expect(r.stderr).toBe(
+      'cclint: masked 9 secrets (1 private-key, 2 anthropic-key, 1 api-key, 1 aws-access-key, 1 aws-secret-key, 1 github-token, 1 url-password, 1 bearer-token)\n',
+    );
+  });
+
+  it('--format html is the report page of the session with its conversation, escaped', async () => {
+    box.write(`${sid(1)}.jsonl`, [user(1, null, 'hello <img src=x onerror=alert(1)>'), assistant(2, 1, 'hi')]);
+    const r = await run(['export', '--format', 'html', REL], box);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^<!DOCTYPE html>/);
+    expect(r.stdout).toContain('hello &lt;img src=x onerror=alert(1)&gt;');
+    expect(r.stdout).not.toContain('<img');
+    expect(r.stdout).toContain('<h3>The conversation (2 messages)</h3>');
+  });
+
+  it('refuses a .jsonl output and a missing session (exit 2)', async () => {
+    box.write(`${sid(1)}.jsonl`, [user(1, null, 'x'), assistant(2, 1, 'y')]);
+    expect((await run(['export', '-o', 'x.jsonl', REL], box)).code).toBe(2);
+    expect((await run(['export', 'nope.jsonl'], box)).code).toBe(2);
+  });
+});
+
+describe('redact', () => {
+  it('masks nothing in ordinary text and each secret once', () => {
+    expect(redact('the password is in the vault; see https://example.com/a:b@c').count).toBe(0);
+    expect(redact(`${FAKE.anthropic} ${FAKE.anthropic}`)).toMatchObject({ text: '[REDACTED:anthropic-key] [REDACTED:anthropic-key]', count: 2 });
+  });
+});

@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Sandbox, assistant, run, sandbox, sid, user } from './fixture.js';
+
+let box: Sandbox;
+let file: string;
+const OLD = new Date(Date.UTC(2026, 0, 5, 4, 0, 0));
+beforeEach(() => {
+  box = sandbox();
+  file = box.write(`${sid(1)}.jsonl`, [user(1, null, 'first prompt'), assistant(2, 1, 'answer')]);
+  fs.utimesSync(file, OLD, OLD);
+});
+afterEach(() => box.cleanup());
+
+const REL = `claude/projects/-home-u-proj/${sid(1)}.jsonl`;
+
+async function titles(): Promise<string[]> {
+  const r = await run(['sessions', '--format', 'json', 'claude/projects'], box);
+  return (JSON.parse(r.stdout) as Array<{ title: string }>).map((s) => s.title);
+}
+
+describe('cclint rename', () => {
+  it('appends the custom-title row Claude Code writes, with a backup and an audit line; sessions shows it; restore takes it back', async () => {
+    const original = fs.readFileSync(file);
+    expect(await titles()).toEqual(['first prompt']);
+    const r = await run(['rename', sid(1), '  Login   form: validation '], box);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const audit = fs.readFileSync(path.join(box.env.CCLINT_HOME as string, 'audit.jsonl'), 'utf8').trim().split('\n');
+    expect(audit).toHaveLength(1);
+    const entry = JSON.parse(audit[0] as string) as { id: string; backup: string; fixes: Array<{ ruleId: string; edits: Array<{ edit: { kind: string; line: number } }> }> };
+    expect(r.stdout).toBe(`${REL}: titled "Login form: validation"\n  backup ${entry.backup}\n  undo with: cclint restore ${entry.id}\n`);
+    expect(entry.fixes.map((f) => [f.ruleId, f.edits.map((e) => `${e.edit.kind}@${e.edit.line}`)])).toEqual([['rename', ['insertAfter@2']]]);
+    expect(fs.readFileSync(entry.backup)).toEqual(original);
+    const after = fs.readFileSync(file, 'utf8');
+    expect(after.startsWith(original.toString('utf8'))).toBe(true);
+    expect(after.slice(original.length)).toBe(`{"type":"custom-title","customTitle":"Login form: validation","sessionId":"${sid(1)}"}\n`);
+    expect(fs.statSync(file).mtimeMs).toBe(OLD.getTime());
+    expect(await titles()).toEqual(['Login form: validation']);
+    const check = await run(['check', '--format', 'json', REL], box);
+    expect((JSON.parse(check.stdout) as { summary: { errorCount: number; warningCount: number } }).summary).toMatchObject({ errorCount: 0, warningCount: 0 });
+
+    const again = await run(['rename', REL, 'Login form: validation'], box);
+    expect(again).toEqual({ code: 0, stdout: `${REL} is already titled "Login form: validation"; nothing to do\n`, stderr: '' });
+
+    const second = await run(['rename', REL, 'Second name'], box);
+    expect(second.stdout).toContain('titled "Second name" (was "Login form: validation")');
+    expect(await titles()).toEqual(['Second name']);
+
+    const secondId = /restore (\S+)\n$/.exec(second.stdout)?.[1] as string;
+    expect((await run(['restore', secondId], box)).code).toBe(0);
+    expect(await titles()).toEqual(['Login form: validation']);
+    expect((await run(['restore', entry.id], box)).code).toBe(0);
+    expect(fs.readFileSync(file)).toEqual(original);
+    expect(await titles()).toEqual(['first prompt']);
+  });
+
+  it('the report shows the title', async () => {
+    await run(['rename', REL, 'Named <b>session</b>'], box);
+    const out = path.join(box.dir, 'r.html');
+    expect((await run(['report', 'claude/projects', '-o', out], box)).code).toBe(0);
+    expect(fs.readFileSync(out, 'utf8')).toContain('<h2>Named &lt;b&gt;session&lt;/b&gt;</h2>');
+  });
+
+  it('refuses a live session unless --force, a blank title, a subagent transcript and a torn last line (exit 2, file untouched)', async () => {
+    const original = fs.readFileSync(file);
+    const now = new Date();
+    fs.utimesSync(file, now, now);
+    const live = await run(['rename', REL, 'x'], box);
+    expect(live.code).toBe(2);
+    expect(fs.readFileSync(file)).toEqual(original);
+    expect((await run(['rename', '--force', REL, 'x'], box)).code).toBe(0);
+    expect((await run(['rename', REL, '   '], box)).code).toBe(2);
+    const agent = box.write(`${sid(1)}/subagents/agent-a1.jsonl`, [user(10, null, 'task', { sidechain: true })]);
+    expect((await run(['rename', agent, 'x'], box)).code).toBe(2);
+    const torn = box.write(`${sid(2)}.jsonl`, [user(1, null, 'p', { session: sid(2) })]);
+    fs.writeFileSync(torn, fs.readFileSync(torn, 'utf8').trimEnd());
+    fs.utimesSync(torn, OLD, OLD);
+    const r = await run(['rename', torn, 'x'], box);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('the last line is not terminated');
+  });
+});
