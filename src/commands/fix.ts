@@ -20,7 +20,7 @@ import type { Io } from '../io.js';
 import { useColor } from '../io.js';
 import type { PlanPolicy } from '../repair/plan.js';
 import type { Decider, FilePlan } from '../repair/types.js';
-import { collect, reportIgnored, resolveInputs, runConfig } from './shared.js';
+import { collect, reportIgnored, resolveInputs, runConfig, sessionProgress } from './shared.js';
 import { VERSION } from '../version.js';
 
 interface FixOptions {
@@ -193,9 +193,12 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
       const decidedBy: Decider = options.yes === true ? 'yes' : 'interactive';
       let errorsLeft = 0;
       let hiddenUnsafe = 0;
+      const progress = sessionProgress(io, options.dryRun === true ? 'planning' : 'fixing', discovery.groups.length, !interactive);
+      let seen = 0;
 
       for (const group of discovery.groups) {
         if (prompts?.quit() === true) break;
+        progress.step(++seen);
         const onDisk = group.files.map((f) => indexFile(f));
         linkGroup(onDisk, registry);
         for (const file of group.files) {
@@ -205,6 +208,7 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
           try {
             bytes = fs.readFileSync(file.path);
           } catch (error) {
+            progress.clear();
             io.stderr.write(`cclint: ${describeFsError(error, file.displayPath)}\n`);
             failed = true;
             continue;
@@ -222,6 +226,7 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
           if (plan.applied.length === 0 || plan.after.equals(plan.before)) continue;
           if (options.dryRun === true) {
             if (options.format === 'stylish') {
+              progress.clear();
               const diff = renderPatch(filePatch(file.displayPath, plan.before, plan.after));
               io.stdout.write(`${color ? colorDiff(diff, (s, t) => styleText(s, t, { validateStream: false })) : diff}${summaryLine(plan, 'would fix')}\n\n`);
             }
@@ -242,10 +247,12 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
               now: io.now ?? Date.now,
             }),
           );
+          progress.clear();
           io.stdout.write(`${summaryLine(plan, 'fixed')}\n  backup ${entry.backup}\n  undo with: cclint restore ${entry.id}\n`);
         }
       }
 
+      progress.clear();
       if (options.dryRun === true && options.format === 'json') {
         io.stdout.write(`${JSON.stringify({ version: 1, files: plans.map(planJson) }, null, 2)}\n`);
       } else {
