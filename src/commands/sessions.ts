@@ -443,9 +443,14 @@ export function runSessions(paths: readonly string[], io: Io, settings: { readon
   }
   const registry = new ProjectRegistry(discovery.projectFiles);
   // Display paths in results and notes depend on the working folder.
-  const cache = groupCache(config, 'sessions', discovery.groups, discovery.projectFiles, io.cwd, (v: { outcome: GroupOutcome; facts: FileFacts[] }) => v.outcome.failures.length === 0, (m) => note(io, m));
+  const cache = groupCache(config, 'sessions', discovery.groups, discovery.projectFiles, io.cwd, (v: { outcome: GroupOutcome; facts: FileFacts[] }) => v.outcome.failures.length === 0, (m) => say(m));
   const options = lint;
   const progress = progressLine(io);
+  // A note during the walk starts on a clean line.
+  const say = (message: string): void => {
+    progress.done();
+    note(io, message);
+  };
   const rows: SessionRow[] = [];
   const total = discovery.groups.length;
   discovery.groups.forEach((group, i) => {
@@ -456,7 +461,7 @@ export function runSessions(paths: readonly string[], io: Io, settings: { readon
       return { outcome: { results: linted.results.map(plainResult), failures: linted.failures }, facts };
     });
     for (const failure of outcome.failures) {
-      note(io, failure.message);
+      say(failure.message);
       if (paths.some((p) => failure.path.endsWith(p) || p.endsWith(failure.path))) unreadableExplicit = true;
     }
     // A file that is not a transcript is no session: said once, and left out.
@@ -469,7 +474,7 @@ export function runSessions(paths: readonly string[], io: Io, settings: { readon
         sessionFacts.push(fileFacts);
         return;
       }
-      note(io, `${result.filePath}: ${describeNotTranscript(fileFacts.notTranscript)}; skipped`);
+      say(`${result.filePath}: ${describeNotTranscript(fileFacts.notTranscript)}; skipped`);
       if (group.files.some((f) => f.displayPath === result.filePath && f.explicit === true)) unreadableExplicit = true;
     });
     const row = rowOf(results, sessionFacts, group.projectDir, group.files[0]?.projectFolderName ?? '');

@@ -3,6 +3,8 @@
  * and the non-interactive `fix` runs; cleared before anything else is
  * written, so a diff or a summary never lands on the line after it.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/program.js';
 import type { Io } from '../../src/io.js';
@@ -19,6 +21,8 @@ async function onTerminal(argv: string[], stderrIsTTY: boolean): Promise<{ write
   const box = sandbox();
   boxes.push(box);
   const project = copyDemo(box);
+  // Not a transcript: a note on stderr in the middle of the walk.
+  fs.writeFileSync(path.join(project, '50000000-0000-4000-8000-000000000000.jsonl'), 'plain text, not JSON\n');
   const writes: Array<['out' | 'err', string]> = [];
   const io: Io = {
     stdout: { write: (s) => void writes.push(['out', s]), isTTY: false },
@@ -32,22 +36,22 @@ async function onTerminal(argv: string[], stderrIsTTY: boolean): Promise<{ write
   return { writes, code };
 }
 
-/** Every progress text shown was cleared before the next write to stdout, and at the end. */
+/** Every progress text shown was cleared before the next other write (stdout or a note), and at the end. */
 function expectClearedBeforeOutput(writes: ReadonlyArray<['out' | 'err', string]>): void {
   let showing = false;
   for (const [stream, text] of writes) {
     if (stream === 'err' && text.startsWith(CLEAR)) showing = text.length > CLEAR.length;
-    else if (stream === 'out') expect(showing, `stdout written over a progress line: ${JSON.stringify(text.slice(0, 60))}`).toBe(false);
+    else expect(showing, `${stream} written over a progress line: ${JSON.stringify(text.slice(0, 60))}`).toBe(false);
   }
   expect(showing).toBe(false);
 }
 
 describe('progress on stderr', () => {
   for (const [argv, shown] of [
-    [['fix', '--dry-run'], 'cclint: planning 1 of 4 sessions…'],
-    [['fix', '--dry-run', '--format', 'json'], 'cclint: planning 1 of 4 sessions…'],
-    [['fix', '--yes'], 'cclint: fixing 1 of 4 sessions…'],
-    [['sessions'], 'cclint: reading session 1 of 4…'],
+    [['fix', '--dry-run'], 'cclint: planning 1 of 5 sessions…'],
+    [['fix', '--dry-run', '--format', 'json'], 'cclint: planning 1 of 5 sessions…'],
+    [['fix', '--yes'], 'cclint: fixing 1 of 5 sessions…'],
+    [['sessions'], 'cclint: reading session 1 of 5…'],
   ] as const) {
     it(`${argv.join(' ')}: shown on a terminal and cleared before output`, async () => {
       const { writes } = await onTerminal([...argv], true);
