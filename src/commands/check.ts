@@ -72,7 +72,8 @@ export async function runCheck(
   const cache = options.cache === true ? openCache(io.env, io.cwd, defaultProjectsRoot(io.env), inputs, lint, 'check') : undefined;
   // A folder may hold gigabytes: start the worker threads now, so that they
   // get ready while the folder is walked. lintGroups stops them if unneeded.
-  const threads = inputs.some((input) => isFolder(path.resolve(io.cwd, input))) ? startLintThreads() : undefined;
+  // With the cache, threads start only once the folders to read are known.
+  const threads = cache === undefined && inputs.some((input) => isFolder(path.resolve(io.cwd, input))) ? startLintThreads() : undefined;
   const discovery = discover(inputs, io.cwd, { groupLegacyAgents: false, ignore });
   reportIgnored(io, discovery.ignoredExplicit);
   let unreadableExplicit = false;

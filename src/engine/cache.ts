@@ -384,36 +384,25 @@ export function lintFolderCached(
   emit: (outcome: StoredOutcome) => void,
   lint: (indexer: (file: SessionFile) => SessionIndex, emit: (outcome: StoredOutcome) => void) => void,
 ): void {
-  const projectDir = groups[0]?.projectDir;
-  if (projectDir === undefined) return;
-  const shown = new Map<string, string>();
-  const absolute = new Map<string, string>();
-  for (const g of groups) {
-    for (const f of g.files) {
-      shown.set(f.path, f.displayPath);
-      absolute.set(f.displayPath, f.path);
-    }
-  }
-  const files = projectFiles.get(projectDir) ?? [...shown.keys()];
-  const lookup = lookupFolder<StoredOutcome[]>(config, 'check', projectDir, [...files].sort(), '');
+  const folder = folderOf(groups, projectFiles);
+  if (folder === undefined) return;
+  const lookup = lookupFolder<StoredOutcome[]>(config, 'check', folder.projectDir, folder.files, '');
   let warning = lookup.warning;
   const withWarning = (outcome: StoredOutcome): StoredOutcome => {
     if (warning === undefined) return outcome;
-    const failures = [...outcome.failures, { path: projectDir, message: warning, explicit: false }];
+    const failures = [...outcome.failures, { path: folder.projectDir, message: warning, explicit: false }];
     warning = undefined;
     return { ...outcome, failures };
   };
   if (lookup.hit !== undefined) {
-    for (const outcome of lookup.hit) {
-      emit(withWarning({ results: outcome.results.map((r) => ({ ...r, filePath: shown.get(r.filePath) ?? r.filePath })), failures: outcome.failures }));
-    }
+    for (const outcome of folder.shown(lookup.hit)) emit(withWarning(outcome));
     return;
   }
   const stored: StoredOutcome[] = [];
   let failed = false;
   lint(lookup.indexer, (outcome) => {
     if (outcome.failures.length > 0) failed = true;
-    stored.push({ results: outcome.results.map((r) => ({ ...plainResult(r), filePath: absolute.get(r.filePath) ?? r.filePath })), failures: outcome.failures });
+    stored.push({ results: outcome.results.map((r) => ({ ...plainResult(r), filePath: folder.absolute.get(r.filePath) ?? r.filePath })), failures: outcome.failures });
     emit(withWarning(outcome));
   });
   if (!failed) {
@@ -423,6 +412,45 @@ export function lintFolderCached(
       emit(withWarning({ results: [], failures: [] }));
     }
   }
+}
+
+/**
+ * The outcomes of a folder in which nothing changed, from the cache alone;
+ * undefined on a miss (no warning: the folder is then linted through
+ * {@link lintFolderCached}, which says what was wrong with its entry). Lets
+ * a run decide which folders need reading before it starts threads.
+ */
+export function cachedOutcomes(
+  config: CacheConfig,
+  groups: readonly SessionGroup[],
+  projectFiles: ReadonlyMap<string, readonly string[]>,
+): StoredOutcome[] | undefined {
+  const folder = folderOf(groups, projectFiles);
+  if (folder === undefined) return [];
+  const lookup = lookupFolder<StoredOutcome[]>(config, 'check', folder.projectDir, folder.files, '');
+  return lookup.hit === undefined || lookup.warning !== undefined ? undefined : folder.shown(lookup.hit);
+}
+
+function folderOf(groups: readonly SessionGroup[], projectFiles: ReadonlyMap<string, readonly string[]>) {
+  const projectDir = groups[0]?.projectDir;
+  if (projectDir === undefined) return undefined;
+  const shown = new Map<string, string>();
+  const absolute = new Map<string, string>();
+  for (const g of groups) {
+    for (const f of g.files) {
+      shown.set(f.path, f.displayPath);
+      absolute.set(f.displayPath, f.path);
+    }
+  }
+  const files = [...(projectFiles.get(projectDir) ?? [...shown.keys()])].sort();
+  return {
+    projectDir,
+    files,
+    absolute,
+    /** Stored outcomes with this run's display paths. */
+    shown: (outcomes: readonly StoredOutcome[]): StoredOutcome[] =>
+      outcomes.map((o) => ({ results: o.results.map((r) => ({ ...r, filePath: shown.get(r.filePath) ?? r.filePath })), failures: o.failures })),
+  };
 }
 
 /**

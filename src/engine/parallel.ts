@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SessionGroup } from '../core/discovery.js';
 import { type LintOptions, type ReadFailure, lintFolder } from './linter.js';
-import { type CacheConfig, lintFolderCached } from './cache.js';
+import { type CacheConfig, cachedOutcomes, lintFolderCached } from './cache.js';
 import type { FileResult, Fix, SeveritySetting } from '../core/types.js';
 
 /** Below this many bytes, starting workers costs more than it saves. */
@@ -198,7 +198,7 @@ export async function lintGroups(
     if (list === undefined) byFolder.set(g.projectDir, [g]);
     else list.push(g);
   }
-  const folders = [...byFolder.values()];
+  let folders = [...byFolder.values()];
   const results: FileResult[] = [];
   const failures: ReadFailure[] = [];
   let done = 0;
@@ -226,6 +226,16 @@ export async function lintGroups(
     return { results, failures };
   };
 
+  // Folders in which nothing changed come from the cache first, so that
+  // only what must be read decides whether threads pay off.
+  if (cache !== undefined) {
+    folders = folders.filter((folder) => {
+      const outcomes = cachedOutcomes(cache, folder, projectFiles);
+      if (outcomes === undefined) return true;
+      for (const outcome of outcomes) collectOwn(outcome);
+      return false;
+    });
+  }
   const requested = requestedThreads();
   if (folders.length < 2) return lintAllOwn();
   if (requested !== undefined) start();
