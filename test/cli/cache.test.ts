@@ -233,6 +233,13 @@ describe('check --cache and sessions --cache', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('refusing to keep the cache at');
     expect(fs.existsSync(path.join(root, 'state'))).toBe(false);
+    // Nor inside a folder being read, for sessions too.
+    const elsewhere = path.join(box.root, 'elsewhere');
+    copyTree(path.join(root, '-home-dev-webapp'), path.join(elsewhere, '-p'));
+    const inside = await run(['sessions', '--cache', elsewhere], { env: { ...box.env, CCLINT_HOME: path.join(elsewhere, '.cclint') }, cwd: box.root });
+    expect(inside.code).toBe(2);
+    expect(inside.stderr).toContain(`it is inside ${elsewhere}`);
+    expect(fs.existsSync(path.join(elsewhere, '.cclint'))).toBe(false);
   });
 });
 
