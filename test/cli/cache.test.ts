@@ -182,6 +182,18 @@ describe('check --cache and sessions --cache', () => {
     expect(fs.readdirSync(path.join(box.cclintHome, 'cache')).length).toBe(2);
   });
 
+  it('keeps one entry per project folder: a file named alone, then its folder, then the file again', async () => {
+    const { box, root } = projects();
+    const folder = path.join(root, '-home-dev-team');
+    const file = jsonlFiles(folder).find((f) => f.includes('subagents')) as string;
+    for (const target of [file, folder, file, folder, root, file]) {
+      const args = ['check', '--format', 'json', target];
+      const { plain, cached } = await both(box, args);
+      expect({ target, out: cached.stdout, code: cached.code }).toEqual({ target, out: plain.stdout, code: plain.code });
+      expect(cached.stderr).toBe(plain.stderr);
+    }
+  });
+
   it('gives the same stylish report from another working folder', async () => {
     const { box, root } = projects();
     const elsewhere = path.join(box.root, 'elsewhere');
