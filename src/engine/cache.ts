@@ -30,6 +30,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import writeFileAtomic from 'write-file-atomic';
 import type { SessionGroup } from '../core/discovery.js';
@@ -89,7 +90,20 @@ function isInside(child: string, parent: string): boolean {
 }
 
 /**
- * The stamp of a run's entries: cache format, cclint version, V8 version
+ * When this module's file was written: a new build of the same version (a
+ * development checkout after `npm run build`) must not trust what an older
+ * build stored.
+ */
+function buildTime(): string {
+  try {
+    return String(fs.statSync(fileURLToPath(import.meta.url)).mtimeMs);
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * The stamp of a run's entries: cache format, cclint version, the build, V8 version
  * (the payload is V8's serialisation), the rules that run and every
  * configured severity.
  */
@@ -97,7 +111,7 @@ export function cacheStamp(lint: LintOptions, namespace: string): string {
   const rules = lint.rules.map((r) => r.meta.id).sort();
   const severities = [...lint.severities].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const only = lint.only === undefined ? null : [...lint.only].sort();
-  const text = JSON.stringify([CACHE_FORMAT, VERSION, process.versions.v8, namespace, rules, severities, only]);
+  const text = JSON.stringify([CACHE_FORMAT, VERSION, buildTime(), process.versions.v8, namespace, rules, severities, only]);
   return crypto.createHash('sha256').update(text).digest('hex');
 }
 

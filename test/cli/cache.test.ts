@@ -292,6 +292,9 @@ describe('the folder cache', () => {
     if (first.hit === undefined) first.store('value');
     expect(lookupFolder<string>(c, 'x', dir, files, '').hit).toBe('value');
     const victim = files[0] as string;
+    // Later than the clock tick of the copy (with no racy window, a change in
+    // the same tick is exactly what the cache could not see).
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
     const stat = fs.statSync(victim);
     const bytes = fs.readFileSync(victim);
     bytes[5] = (bytes[5] as number) ^ 1;
