@@ -86,6 +86,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       // --help and --version "fail" with exit code 0.
       return error.exitCode === 0 ? 0 : 2;
     }
+    // A progress line may still be on the terminal: the message starts on a clean line.
+    if (io.stderr.isTTY) io.stderr.write('\r\u001b[2K');
     if (error instanceof CclintError) {
       // Messages name paths and values from disk: one escaped line.
       io.stderr.write(`cclint: ${escapeForTerminal(error.message)}\n`);

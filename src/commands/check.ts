@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { discover } from '../core/discovery.js';
+import { defaultProjectsRoot, discover } from '../core/discovery.js';
+import { openCache } from '../engine/cache.js';
 import { lintGroups, startLintThreads } from '../engine/parallel.js';
 import type { FileResult } from '../core/types.js';
 import { countBySeverity } from '../core/types.js';
@@ -43,6 +44,7 @@ export interface CheckOptions {
   readonly outputFile?: string | undefined;
   readonly baseline?: string | undefined;
   readonly baselineUpdate?: boolean | undefined;
+  readonly cache?: boolean | undefined;
 }
 
 export interface CheckRun {
@@ -62,14 +64,16 @@ function isFolder(p: string): boolean {
 /** Discovers, lints and collects results; reports read problems on stderr. */
 export async function runCheck(
   paths: readonly string[],
-  options: Pick<CheckOptions, 'config' | 'rule'>,
+  options: Pick<CheckOptions, 'config' | 'rule' | 'cache'>,
   io: Io,
 ): Promise<CheckRun> {
   const { lint, ignore } = runConfig(io, options.config, options.rule);
   const { inputs } = resolveInputs(paths, io);
+  const cache = options.cache === true ? openCache(io.env, io.cwd, defaultProjectsRoot(io.env), inputs, lint, 'check') : undefined;
   // A folder may hold gigabytes: start the worker threads now, so that they
   // get ready while the folder is walked. lintGroups stops them if unneeded.
-  const threads = inputs.some((input) => isFolder(path.resolve(io.cwd, input))) ? startLintThreads() : undefined;
+  // With the cache, threads start only once the folders to read are known.
+  const threads = cache === undefined && inputs.some((input) => isFolder(path.resolve(io.cwd, input))) ? startLintThreads() : undefined;
   const discovery = discover(inputs, io.cwd, { groupLegacyAgents: false, ignore });
   reportIgnored(io, discovery.ignoredExplicit);
   let unreadableExplicit = false;
@@ -82,6 +86,7 @@ export async function runCheck(
   const outcome = await lintGroups(discovery.groups, discovery.projectFiles, lint, (done) =>
     progress.update(() => `cclint: checked ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} sessions…`),
     threads,
+    cache,
   );
   progress.done();
   // Threads finish in any order; messages and results come out by path.
@@ -209,6 +214,7 @@ export function checkCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--no-color', 'no colour, even on a terminal (NO_COLOR is honoured too)')
     .option('-o, --output-file <file>', 'write the report to this file instead of stdout (folders are created)')
     .option('--baseline <file>', 'report only findings this file does not record; records today\'s findings when it does not exist')
+    .option('--cache', 'remember results under $CCLINT_HOME/cache; a project folder in which nothing changed is not read again')
     .option('--baseline-update', 'record today\'s findings in the --baseline file again (forgets the ones no longer found)')
     .addHelpText(
       'after',
@@ -220,6 +226,7 @@ Examples:
   cclint check --rule phantom-parent --quiet    one rule, errors only
   cclint check --format sarif -o cclint.sarif   for GitHub code scanning
   cclint check --baseline cclint-baseline.json  first run records today's findings; later runs fail only on new ones
+  cclint check --cache                          later runs read only the project folders that changed
 
 Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 cclint could not do its job.`,
     )

@@ -22,7 +22,7 @@ import { useColor } from '../io.js';
 import { planReport } from '../repair/plan-report.js';
 import type { Decider, FilePlan } from '../repair/types.js';
 import { interactivePolicy } from './fix-prompt.js';
-import { collect, reportIgnored, resolveInputs, runConfig } from './shared.js';
+import { collect, reportIgnored, resolveInputs, runConfig, sessionProgress } from './shared.js';
 import { VERSION } from '../version.js';
 
 interface FixOptions {
@@ -113,6 +113,7 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
       const skipFile = (shown: string, reason: string): void => {
         const line = escapeForTerminal(reason.replace(/\s+/g, ' '));
         skippedFiles.push({ shown, reason: line });
+        progress.clear();
         io.stderr.write(`cclint: skipped ${escapeForTerminal(shown)}: ${line}\n`);
         failed = true;
       };
@@ -120,10 +121,13 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
       const decidedBy: Decider = options.yes === true ? 'yes' : 'interactive';
       let errorsLeft = 0;
       let hiddenUnsafe = 0;
+      const progress = sessionProgress(io, options.dryRun === true ? 'planning' : 'fixing', discovery.groups.length, !interactive);
+      let seen = 0;
 
       for (const group of discovery.groups) {
         if (prompts?.quit() === true) break;
         await pause();
+        progress.step(++seen);
         let onDisk: ReturnType<typeof indexFile>[];
         try {
           onDisk = group.files.map((f) => indexFile(f));
@@ -163,6 +167,7 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
             if (plan.applied.length === 0 || plan.after.equals(plan.before)) continue;
             if (options.dryRun === true) {
               if (options.format === 'stylish') {
+                progress.clear();
                 const diff = escapeForTerminal(renderPatch(filePatch(file.displayPath, plan.before, plan.after)), { multiline: true });
                 io.stdout.write(`${color ? colorDiff(diff, (s, t) => styleText(s, t, { validateStream: false })) : diff}${summaryLine(plan, 'would fix')}\n\n`);
               }
@@ -185,6 +190,7 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
                 now: io.now ?? Date.now,
               }),
             );
+            progress.clear();
             const undo = ['cclint', 'restore', entry.id, ...(options.auditLog === undefined ? [] : ['--audit-log', options.auditLog])];
             io.stdout.write(
               `${summaryLine(plan, 'fixed')}\n  backup ${escapeForTerminal(entry.backup)}\n  undo with: ${escapeForTerminal(shellCommand(undo))}\n`,
@@ -204,6 +210,7 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
         }
       }
 
+      progress.clear();
       if (options.dryRun === true && options.format === 'json') {
         io.stdout.write(`${terminalSafeJson({ version: 1, files: plans.map(planReport) })}\n`);
       } else {

@@ -11,8 +11,9 @@
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { didYouMean } from '../core/did-you-mean.js';
-import { discover } from '../core/discovery.js';
-import { lintGroup, ProjectRegistry } from '../engine/linter.js';
+import { defaultProjectsRoot, discover } from '../core/discovery.js';
+import { groupCache, openCache, plainResult } from '../engine/cache.js';
+import { type GroupOutcome, lintGroup, ProjectRegistry } from '../engine/linter.js';
 import { describeNotTranscript } from '../core/transcript.js';
 import type { FileResult } from '../core/types.js';
 import {
@@ -70,9 +71,10 @@ export interface SessionsRun {
 }
 
 /** Discovers and lints like `check` (every rule, the config's severities and ignores) and folds each group into a row. */
-export function runSessions(paths: readonly string[], io: Io): SessionsRun {
+export function runSessions(paths: readonly string[], io: Io, settings: { readonly cache?: boolean | undefined } = {}): SessionsRun {
   const { lint, ignore } = runConfig(io, undefined, []);
   const { inputs } = resolveInputs(paths, io);
+  const config = settings.cache === true ? openCache(io.env, io.cwd, defaultProjectsRoot(io.env), inputs, lint, 'sessions') : undefined;
   const discovery = discover(inputs, io.cwd, { ignore });
   reportIgnored(io, discovery.ignoredExplicit);
   let unreadableExplicit = false;
@@ -81,16 +83,26 @@ export function runSessions(paths: readonly string[], io: Io): SessionsRun {
     if (problem.explicit) unreadableExplicit = true;
   }
   const registry = new ProjectRegistry(discovery.projectFiles);
+  // Display paths in results and notes depend on the working folder.
+  const cache = groupCache(config, 'sessions', discovery.groups, discovery.projectFiles, io.cwd, (v: { outcome: GroupOutcome; facts: FileFacts[] }) => v.outcome.failures.length === 0, (m) => say(m));
   const options = lint;
   const progress = progressLine(io);
+  // A note during the walk starts on a clean line.
+  const say = (message: string): void => {
+    progress.done();
+    note(io, message);
+  };
   const rows: SessionRow[] = [];
   const total = discovery.groups.length;
   discovery.groups.forEach((group, i) => {
     progress.update(() => `cclint: reading session ${i + 1} of ${total.toLocaleString('en-US')}…`);
-    const facts: FileFacts[] = [];
-    const outcome = lintGroup(group, options, registry, (index) => facts.push(factsOf(index)));
+    const { outcome, facts } = cache.group(group, (indexer) => {
+      const facts: FileFacts[] = [];
+      const linted = lintGroup(group, options, registry, (index) => facts.push(factsOf(index)), indexer);
+      return { outcome: { results: linted.results.map(plainResult), failures: linted.failures }, facts };
+    });
     for (const failure of outcome.failures) {
-      note(io, failure.message);
+      say(failure.message);
       if (paths.some((p) => failure.path.endsWith(p) || p.endsWith(failure.path))) unreadableExplicit = true;
     }
     // A file that is not a transcript is no session: said once, and left out.
@@ -103,7 +115,7 @@ export function runSessions(paths: readonly string[], io: Io): SessionsRun {
         sessionFacts.push(fileFacts);
         return;
       }
-      note(io, `${result.filePath}: ${describeNotTranscript(fileFacts.notTranscript)}; skipped`);
+      say(`${result.filePath}: ${describeNotTranscript(fileFacts.notTranscript)}; skipped`);
       if (group.files.some((f) => f.displayPath === result.filePath && f.explicit === true)) unreadableExplicit = true;
     });
     const row = rowOf(results, sessionFacts, group.projectDir, group.files[0]?.projectFolderName ?? '');
@@ -122,6 +134,7 @@ export function sessionsCommand(io: Io, setExit: (code: number) => void): Comman
     .option('--sort <column>', `order the rows by a column (${SORT_COLUMNS.join(', ')}), :asc or :desc to choose the direction`, parseSort)
     .option('--broken', 'only sessions with something wrong: an error or warning, a resume loss, a corruption score above 0')
     .option('-o, --output-file <file>', 'write the report to this file instead of stdout (folders are created)')
+    .option('--cache', 'remember what was read under $CCLINT_HOME/cache; a project folder in which nothing changed is not read again')
     .addHelpText(
       'after',
       `
@@ -147,10 +160,10 @@ transcript, or holds no session file.`,
     .action(
       (
         paths: string[],
-        options: { format: 'table' | 'json'; color?: boolean; sort?: SortOrder; broken?: boolean; outputFile?: string },
+        options: { format: 'table' | 'json'; color?: boolean; sort?: SortOrder; broken?: boolean; outputFile?: string; cache?: boolean },
       ) => {
         if (options.outputFile !== undefined) checkWritableTarget(`--output-file ${options.outputFile}`, path.resolve(io.cwd, options.outputFile));
-        const run = runSessions(paths, io);
+        const run = runSessions(paths, io, { cache: options.cache });
         const rows = options.broken === true ? run.rows.filter(isBroken) : run.rows;
         const placed = options.sort === undefined ? placeRows(rows) : sortPlaced(placeRows(rows), options.sort);
         const color = options.outputFile === undefined && useColor(io.stdout, io.env, options.color);

@@ -62,8 +62,16 @@ export function reportIgnored(io: Io, ignored: readonly string[]): void {
   for (const file of ignored) note(io, `${file}: ignored by ignorePatterns in the config; not checked`);
 }
 
-/** Updates one status line on a terminal's stderr, at most a few times a second. */
-export function progressLine(io: Io): { update(text: () => string): void; done(): void } {
+/** A status line on a terminal's stderr. */
+export interface ProgressLine {
+  /** Shows `text()` (asked only when shown), at most a few times a second. */
+  update(text: () => string): void;
+  /** Clears the line (before other output; a later update shows it again). */
+  done(): void;
+}
+
+/** Updates one status line on a terminal's stderr, at most a few times a second; nothing elsewhere. */
+export function progressLine(io: Io): ProgressLine {
   if (!io.stderr.isTTY) return { update: () => undefined, done: () => undefined };
   let last = 0;
   let shown = false;
@@ -78,7 +86,24 @@ export function progressLine(io: Io): { update(text: () => string): void; done()
     },
     done() {
       if (shown) io.stderr.write('\r\u001b[2K');
+      shown = false;
     },
+  };
+}
+
+/**
+ * The progress of a command that goes through sessions one at a time
+ * (`fix`, and commands that read sessions to search or report): `step(n)`
+ * before the n-th of `total` shows `cclint: <verb> n of total sessions…`;
+ * `clear()` before anything else is written to the terminal. Not shown
+ * when `show` is false (a command that asks questions on the terminal).
+ */
+export function sessionProgress(io: Io, verb: string, total: number, show = true): { step(n: number): void; clear(): void } {
+  const line: ProgressLine = show ? progressLine(io) : { update: () => undefined, done: () => undefined };
+  const of = total.toLocaleString('en-US');
+  return {
+    step: (n) => line.update(() => `cclint: ${verb} ${n.toLocaleString('en-US')} of ${of} sessions…`),
+    clear: () => line.done(),
   };
 }
 

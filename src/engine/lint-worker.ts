@@ -6,10 +6,9 @@
  * exits by itself.
  */
 import { parentPort } from 'node:worker_threads';
-import { lintFolder } from './linter.js';
 import type { SeveritySetting } from '../core/types.js';
 import { RULES } from '../rules/index.js';
-import { takeFolders, toTransferable, type WorkerInput } from './parallel.js';
+import { lintFolderMaybeCached, takeFolders, toTransferable, type WorkerInput } from './parallel.js';
 
 parentPort?.once('message', (input: WorkerInput) => {
   const projectFiles = new Map(input.projectFiles);
@@ -19,8 +18,12 @@ parentPort?.once('message', (input: WorkerInput) => {
     only: input.only === undefined ? undefined : new Set(input.only),
   };
   void takeFolders(input.folders, input.next, (folder) =>
-    lintFolder(folder, projectFiles, options, (outcome) =>
-      parentPort?.postMessage({ results: outcome.results.map(toTransferable), failures: outcome.failures }),
+    lintFolderMaybeCached(
+      folder,
+      projectFiles,
+      options,
+      (outcome) => parentPort?.postMessage({ results: outcome.results.map(toTransferable), failures: outcome.failures }),
+      input.cache,
     ),
   );
 });

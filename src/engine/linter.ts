@@ -45,12 +45,16 @@ export interface ReadFailure {
 }
 
 /** Indexes the files of one group; a file that cannot be read becomes a failure. */
-function indexGroup(group: SessionGroup, onIndexed?: (index: SessionIndex) => void): { indexes: SessionIndex[]; failures: ReadFailure[] } {
+function indexGroup(
+  group: SessionGroup,
+  onIndexed?: (index: SessionIndex) => void,
+  indexer: (file: SessionFile) => SessionIndex = indexFile,
+): { indexes: SessionIndex[]; failures: ReadFailure[] } {
   const indexes: SessionIndex[] = [];
   const failures: ReadFailure[] = [];
   for (const file of group.files) {
     try {
-      const index = indexFile(file);
+      const index = indexer(file);
       indexes.push(index);
       onIndexed?.(index);
     } catch (error) {
@@ -301,8 +305,9 @@ export function lintGroup(
   options: LintOptions,
   registry: ProjectRegistry | undefined,
   onIndex?: (index: SessionIndex, findings: readonly Finding[]) => void,
+  indexer?: (file: SessionFile) => SessionIndex,
 ): GroupOutcome {
-  const { indexes, failures } = indexGroup(group);
+  const { indexes, failures } = indexGroup(group, undefined, indexer);
   linkGroup(indexes, registry);
   const results: FileResult[] = [];
   for (const index of indexes) {
@@ -332,6 +337,7 @@ export function lintFolder(
   projectFiles: ReadonlyMap<string, readonly string[]>,
   options: LintOptions,
   emit: (outcome: GroupOutcome) => void,
+  indexer?: (file: SessionFile) => SessionIndex,
 ): void {
   const known = new Map<string, string>();
   const harvested: UuidLookup = { lookup: (_dir, uuid) => known.get(uuid) };
@@ -342,9 +348,13 @@ export function lintFolder(
     emit({ results: indexes.map((index) => resultOf(index, lintIndex(index, options))), failures });
   };
   for (const group of groups) {
-    const { indexes, failures } = indexGroup(group, (index) => {
-      for (const uuid of index.byUuid.keys()) if (!known.has(uuid)) known.set(uuid, index.file.path);
-    });
+    const { indexes, failures } = indexGroup(
+      group,
+      (index) => {
+        for (const uuid of index.byUuid.keys()) if (!known.has(uuid)) known.set(uuid, index.file.path);
+      },
+      indexer,
+    );
     linkGroup(indexes, harvested);
     if (!hasUnresolved(indexes)) {
       finish(indexes, failures);

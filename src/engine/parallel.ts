@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SessionGroup } from '../core/discovery.js';
 import { type LintOptions, type ReadFailure, lintFolder } from './linter.js';
+import { type CacheConfig, cachedOutcomes, lintFolderCached } from './cache.js';
 import type { FileResult, Fix, SeveritySetting } from '../core/types.js';
 
 /** Below this many bytes, starting workers costs more than it saves. */
@@ -29,6 +30,8 @@ export interface WorkerInput {
   readonly projectFiles: ReadonlyArray<readonly [string, readonly string[]]>;
   readonly severities: ReadonlyArray<readonly [string, SeveritySetting]>;
   readonly only: readonly string[] | undefined;
+  /** `--cache`: where entries live and the stamp they must carry. */
+  readonly cache: CacheConfig | undefined;
 }
 
 interface WorkerMessage {
@@ -81,6 +84,24 @@ function folderBytes(folder: readonly SessionGroup[]): number {
 function requestedThreads(): number | undefined {
   const requested = Number.parseInt(process.env.CCLINT_THREADS ?? '', 10);
   return Number.isInteger(requested) && requested > 0 ? requested : undefined;
+}
+
+/**
+ * Lints one project folder, through the cache when there is one: an
+ * unchanged folder's outcomes come from it without reading a transcript.
+ */
+export function lintFolderMaybeCached(
+  folder: readonly SessionGroup[],
+  projectFiles: ReadonlyMap<string, readonly string[]>,
+  options: LintOptions,
+  emit: (outcome: { results: FileResult[]; failures: ReadFailure[] }) => void,
+  cache: CacheConfig | undefined,
+): void {
+  if (cache === undefined) {
+    lintFolder(folder, projectFiles, options, emit);
+    return;
+  }
+  lintFolderCached(cache, folder, projectFiles, emit, (indexer, emitOne) => lintFolder(folder, projectFiles, options, emitOne, indexer));
 }
 
 /**
@@ -169,6 +190,7 @@ export async function lintGroups(
   options: LintOptions,
   onProgress: (done: number) => void,
   threads?: LintThreads,
+  cache?: CacheConfig,
 ): Promise<LintRun> {
   const byFolder = new Map<string, SessionGroup[]>();
   for (const g of groups) {
@@ -176,7 +198,7 @@ export async function lintGroups(
     if (list === undefined) byFolder.set(g.projectDir, [g]);
     else list.push(g);
   }
-  const folders = [...byFolder.values()];
+  let folders = [...byFolder.values()];
   const results: FileResult[] = [];
   const failures: ReadFailure[] = [];
   let done = 0;
@@ -187,7 +209,7 @@ export async function lintGroups(
   };
   const collectOwn = (outcome: { results: FileResult[]; failures: ReadFailure[] }): void =>
     collect({ results: outcome.results.map(fromTransferable), failures: outcome.failures });
-  const lintOwn = (folder: readonly SessionGroup[]): void => lintFolder(folder, projectFiles, options, collectOwn);
+  const lintOwn = (folder: readonly SessionGroup[]): void => lintFolderMaybeCached(folder, projectFiles, options, collectOwn, cache);
 
   // Without a head start, workers are started once, as soon as the input is
   // known to be large enough, so their start-up overlaps the rest of this pass.
@@ -204,6 +226,16 @@ export async function lintGroups(
     return { results, failures };
   };
 
+  // Folders in which nothing changed come from the cache first, so that
+  // only what must be read decides whether threads pay off.
+  if (cache !== undefined) {
+    folders = folders.filter((folder) => {
+      const outcomes = cachedOutcomes(cache, folder, projectFiles);
+      if (outcomes === undefined) return true;
+      for (const outcome of outcomes) collectOwn(outcome);
+      return false;
+    });
+  }
   const requested = requestedThreads();
   if (folders.length < 2) return lintAllOwn();
   if (requested !== undefined) start();
@@ -231,6 +263,7 @@ export async function lintGroups(
     projectFiles: [...projectFiles],
     severities: [...options.severities],
     only: options.only === undefined ? undefined : [...options.only],
+    cache,
   };
   for (const worker of running.workers) {
     worker.on('message', (message: WorkerMessage) =>

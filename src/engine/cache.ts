@@ -1,0 +1,518 @@
+/**
+ * `--cache`: what a run learnt about a project folder, kept under
+ * `$CCLINT_HOME/cache/` so that the next run does not read it again while
+ * nothing in it changed.
+ *
+ * The unit is the project folder, the unit of linting: a record's parent may
+ * sit in any file of its folder (its main session, another subagent, a
+ * continuation copy), so a file's findings depend on the other files of the
+ * folder. An entry is used only when every file of the folder is as it was
+ * (path, size, inode, modification and change times) and the folder's
+ * listing of `*.jsonl` names is too (a subagent's main session file that
+ * appears or goes away); any difference and the whole folder is read and
+ * linted again, then stored anew. A cross-file fact is thereby invalidated
+ * when either side changes.
+ *
+ * A file modified within {@link RACY_MS} of the moment it was looked at may
+ * change again within the same tick of the file system's clock without its
+ * times moving (git's "racily clean" entries): such a file's entry also
+ * keeps a SHA-1 of the bytes that were read, and is used only when the file
+ * still hashes the same.
+ *
+ * An entry is stamped with the cache format, the cclint and V8 versions and
+ * a hash of the rules and their configured severities; another stamp is a
+ * miss. The file is written atomically (a temporary file renamed over it),
+ * mode 0600 in a 0700 folder, and carries a SHA-256 of its payload: a file
+ * that does not match is corrupt, is ignored with a warning and is
+ * replaced. Deleting the folder is always safe.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
+import writeFileAtomic from 'write-file-atomic';
+import type { SessionGroup } from '../core/discovery.js';
+import type { ByteSource } from '../core/reader.js';
+import { fileSource } from '../core/reader.js';
+import { type SessionFile, SessionIndex } from '../core/session-index.js';
+import { UsageError } from '../core/errors.js';
+import type { FileResult, Fix } from '../core/types.js';
+import { VERSION } from '../version.js';
+import type { LintOptions, ReadFailure } from './linter.js';
+
+/** Bump when the layout of an entry changes. */
+export const CACHE_FORMAT = 1;
+
+/** A file modified this recently may change again without its times moving. */
+export const RACY_MS = 2000;
+
+const MAGIC = 'cclint-cache\n';
+
+/** Where the cache lives and the stamp its entries must carry: plain data, for worker threads too. */
+export interface CacheConfig {
+  readonly dir: string;
+  readonly stamp: string;
+  /** {@link RACY_MS}; tests lower it to reach the path where only times are compared. */
+  readonly racyMs: number;
+}
+
+/** `$CCLINT_HOME`, else `<HOME>/.cclint`. */
+export function cclintHomeOf(env: NodeJS.ProcessEnv, cwd: string): string {
+  const configured = env.CCLINT_HOME;
+  if (configured !== undefined && configured !== '') return path.resolve(cwd, configured);
+  const home = env.HOME !== undefined && env.HOME !== '' ? env.HOME : os.homedir();
+  return path.join(home, '.cclint');
+}
+
+function realish(p: string): string {
+  // The deepest existing ancestor's real path plus the rest: a folder that
+  // does not exist yet may still lie, through a link, inside another.
+  const resolved = path.resolve(p);
+  let head = resolved;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return path.join(fs.realpathSync(head), ...rest.reverse());
+    } catch {
+      const parent = path.dirname(head);
+      if (parent === head) return resolved;
+      rest.push(path.basename(head));
+      head = parent;
+    }
+  }
+}
+
+function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(realish(parent), realish(child));
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/**
+ * When this module's file was written: a new build of the same version (a
+ * development checkout after `npm run build`) must not trust what an older
+ * build stored.
+ */
+function buildTime(): string {
+  try {
+    return String(fs.statSync(fileURLToPath(import.meta.url)).mtimeMs);
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * The stamp of a run's entries: cache format, cclint version, the build, V8 version
+ * (the payload is V8's serialisation), the rules that run and every
+ * configured severity.
+ */
+export function cacheStamp(lint: LintOptions, namespace: string): string {
+  const rules = lint.rules.map((r) => r.meta.id).sort();
+  const severities = [...lint.severities].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const only = lint.only === undefined ? null : [...lint.only].sort();
+  const text = JSON.stringify([CACHE_FORMAT, VERSION, buildTime(), process.versions.v8, namespace, rules, severities, only]);
+  return crypto.createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * The cache of one run, or a usage error when its folder would sit inside
+ * the projects root or a folder being checked (Claude Code, or the next
+ * run, would find it there).
+ */
+export function openCache(
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  projectsRoot: string,
+  inputs: readonly string[],
+  lint: LintOptions,
+  namespace: string,
+): CacheConfig {
+  const dir = path.join(cclintHomeOf(env, cwd), 'cache');
+  for (const around of [projectsRoot, ...inputs.map((i) => path.resolve(cwd, i))]) {
+    if (isInside(dir, around)) {
+      throw new UsageError(
+        `--cache: refusing to keep the cache at ${dir}: it is inside ${around}, which is being checked or is the Claude Code projects folder; set CCLINT_HOME to a folder outside it`,
+      );
+    }
+  }
+  return { dir, stamp: cacheStamp(lint, namespace), racyMs: RACY_MS };
+}
+
+/** What identifies one file's content without reading it. */
+interface FileKey {
+  readonly path: string;
+  readonly size: string;
+  readonly ino: string;
+  readonly mtimeNs: string;
+  readonly ctimeNs: string;
+  /** Modified within RACY_MS of being looked at: the SHA-1 of the bytes read is kept too. */
+  readonly racy: boolean;
+}
+
+interface FolderKey {
+  readonly projectDir: string;
+  readonly files: readonly FileKey[];
+  /** The `*.jsonl` names directly in the project folder (main sessions a subagent may look for). */
+  readonly listing: readonly string[];
+  /** What else the entry's value depends on (the working folder, for display paths). */
+  readonly extra: string;
+}
+
+interface Entry<T> {
+  readonly key: FolderKey;
+  /** Path → SHA-1 of the bytes read, for racy files. */
+  readonly hashes: Readonly<Record<string, string>>;
+  readonly value: T;
+}
+
+function keyOf(projectDir: string, files: readonly string[], extra: string, racyMs: number): FolderKey | undefined {
+  try {
+    const now = BigInt(Date.now()) * 1_000_000n;
+    const window = BigInt(racyMs) * 1_000_000n;
+    const keys = files.map((file): FileKey => {
+      const st = fs.statSync(file, { bigint: true });
+      return {
+        path: file,
+        size: String(st.size),
+        ino: String(st.ino),
+        mtimeNs: String(st.mtimeNs),
+        ctimeNs: String(st.ctimeNs),
+        // The change time moves with every write, and with every change of the times.
+        racy: now - st.ctimeNs < window,
+      };
+    });
+    let listing: string[] = [];
+    try {
+      listing = fs.readdirSync(projectDir).filter((n) => n.endsWith('.jsonl')).sort();
+    } catch {
+      listing = [];
+    }
+    return { projectDir, files: keys, listing, extra };
+  } catch {
+    return undefined; // a file that cannot be looked at is reported by the linter; nothing is cached
+  }
+}
+
+/** The same files with the same times, racy or not. */
+function sameKey(a: FolderKey, b: FolderKey): boolean {
+  const plain = (k: FolderKey): string => JSON.stringify({ ...k, files: k.files.map((f) => ({ ...f, racy: false })) });
+  return plain(a) === plain(b);
+}
+
+function hashFile(file: string): string | undefined {
+  try {
+    const hash = crypto.createHash('sha1');
+    const source = fileSource(file);
+    const buffer = Buffer.allocUnsafe(1024 * 1024);
+    let position = 0;
+    try {
+      for (;;) {
+        const n = source.read(buffer, 0, buffer.length, position);
+        if (n === 0) break;
+        hash.update(buffer.subarray(0, n));
+        position += n;
+      }
+    } finally {
+      source.close();
+    }
+    return hash.digest('hex');
+  } catch {
+    return undefined;
+  }
+}
+
+function entryPath(config: CacheConfig, namespace: string, projectDir: string, extra: string): string {
+  const id = crypto.createHash('sha256').update(`${projectDir}\u0000${extra}`).digest('hex').slice(0, 40);
+  return path.join(config.dir, `${namespace}-${id}.bin`);
+}
+
+type Loaded<T> = { readonly entry: Entry<T> } | { readonly miss: true; readonly warning?: string };
+
+function readEntry<T>(file: string, stamp: string): Loaded<T> {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { miss: true };
+    return { miss: true, warning: `cache file ${file} cannot be read (${(error as Error).message}); ignored` };
+  }
+  const corrupt = (why: string): Loaded<T> => ({ miss: true, warning: `cache file ${file} is corrupt (${why}); ignored and written again` });
+  if (!bytes.subarray(0, MAGIC.length).equals(Buffer.from(MAGIC))) return corrupt('not a cclint cache file');
+  const headerEnd = bytes.indexOf(0x0a, MAGIC.length);
+  if (headerEnd === -1) return corrupt('no header');
+  let header: { stamp?: unknown; sha256?: unknown; length?: unknown };
+  try {
+    header = JSON.parse(bytes.toString('utf8', MAGIC.length, headerEnd)) as typeof header;
+  } catch {
+    return corrupt('unreadable header');
+  }
+  if (header === null || typeof header !== 'object') return corrupt('unreadable header');
+  if (header.stamp !== stamp) return { miss: true }; // another version or configuration: not an error
+  const payload = bytes.subarray(headerEnd + 1);
+  if (header.length !== payload.length) return corrupt('truncated');
+  if (header.sha256 !== crypto.createHash('sha256').update(payload).digest('hex')) return corrupt('checksum mismatch');
+  let entry: unknown;
+  try {
+    entry = v8.deserialize(payload);
+  } catch {
+    return corrupt('undecodable payload');
+  }
+  const e = entry as Partial<Entry<T>> | null;
+  if (e === null || typeof e !== 'object' || typeof e.key !== 'object' || e.key === null || !Array.isArray(e.key.files) || typeof e.hashes !== 'object') {
+    return corrupt('unexpected shape');
+  }
+  return { entry: e as Entry<T> };
+}
+
+function writeEntry(config: CacheConfig, file: string, entry: Entry<unknown>): string | undefined {
+  try {
+    const payload = v8.serialize(entry);
+    const header = JSON.stringify({ stamp: config.stamp, sha256: crypto.createHash('sha256').update(payload).digest('hex'), length: payload.length });
+    fs.mkdirSync(config.dir, { recursive: true, mode: 0o700 });
+    fs.chmodSync(config.dir, 0o700);
+    writeFileAtomic.sync(file, Buffer.concat([Buffer.from(`${MAGIC}${header}\n`), payload]), { mode: 0o600, fsync: false });
+    return undefined;
+  } catch (error) {
+    return `cache file ${file} cannot be written (${error instanceof Error ? error.message : String(error)}); going on without it`;
+  }
+}
+
+/**
+ * An index builder that hashes the bytes its first read goes through (the
+ * scan that builds the index), for racy files.
+ */
+function hashingIndexer(hashes: Map<string, string>, racy: ReadonlySet<string>): (file: SessionFile) => SessionIndex {
+  return (file) => {
+    if (!racy.has(file.path)) return SessionIndex.build(file, () => fileSource(file.path));
+    let first = true;
+    return SessionIndex.build(file, () => {
+      if (!first) return fileSource(file.path);
+      first = false;
+      const inner = fileSource(file.path);
+      const hash = crypto.createHash('sha1');
+      let next = 0;
+      let sequential = true;
+      const source: ByteSource = {
+        get size() {
+          return inner.size;
+        },
+        read(target, targetOffset, length, position) {
+          const n = inner.read(target, targetOffset, length, position);
+          if (position === next) {
+            hash.update(target.subarray(targetOffset, targetOffset + n));
+            next += n;
+          } else sequential = false;
+          return n;
+        },
+        close() {
+          inner.close();
+          if (sequential) hashes.set(file.path, hash.digest('hex'));
+        },
+      };
+      return source;
+    });
+  };
+}
+
+/** What one folder lookup gives: the stored value, or how to compute and store a new one. */
+export type FolderLookup<T> =
+  | { readonly hit: T; readonly warning?: string | undefined }
+  | {
+      readonly hit?: undefined;
+      readonly warning?: string | undefined;
+      /** Builds indexes (hashing racy files as they are read). */
+      readonly indexer: (file: SessionFile) => SessionIndex;
+      /** Stores the value computed with `indexer`; returns a warning when it could not. */
+      store(value: T): string | undefined;
+    };
+
+/**
+ * Looks a project folder up. `files` are every transcript of the folder the
+ * run reads; `extra` is anything else the value depends on.
+ */
+export function lookupFolder<T>(
+  config: CacheConfig,
+  namespace: string,
+  projectDir: string,
+  files: readonly string[],
+  extra: string,
+): FolderLookup<T> {
+  const key = keyOf(projectDir, files, extra, config.racyMs);
+  const file = entryPath(config, namespace, projectDir, extra);
+  let warning: string | undefined;
+  if (key !== undefined) {
+    const loaded = readEntry<T>(file, config.stamp);
+    if ('entry' in loaded) {
+      const { entry } = loaded;
+      // Racy files were stored with a hash; it must still match.
+      if (sameKey(entry.key, key) && entry.key.files.every((f) => !f.racy || (entry.hashes[f.path] !== undefined && hashFile(f.path) === entry.hashes[f.path]))) {
+        // Files that were racy and are settled now need no hashing next time.
+        const settled = entry.key.files.some((f, i) => f.racy && key.files[i]?.racy === false);
+        const problem = settled ? writeEntry(config, file, { key, hashes: entry.hashes, value: entry.value }) : undefined;
+        return { hit: entry.value, warning: problem };
+      }
+    } else warning = loaded.warning;
+  }
+  const hashes = new Map<string, string>();
+  const racy = new Set(key?.files.filter((f) => f.racy).map((f) => f.path) ?? []);
+  return {
+    warning,
+    indexer: hashingIndexer(hashes, racy),
+    store(value: T): string | undefined {
+      if (key === undefined) return undefined;
+      // A racy file whose bytes were not all hashed (never read whole) cannot be vouched for.
+      if ([...racy].some((p) => !hashes.has(p))) return undefined;
+      return writeEntry(config, file, { key, hashes: Object.fromEntries(hashes), value });
+    },
+  };
+}
+
+/** A result without fix edits (closures over a session index), which are neither stored nor needed by a report. */
+export function plainResult(result: FileResult): FileResult {
+  if (!result.findings.some((f) => f.fix !== undefined)) return result;
+  return {
+    ...result,
+    findings: result.findings.map((f) =>
+      f.fix === undefined ? f : { ...f, fix: { title: f.fix.title, applicability: f.fix.applicability } as Fix },
+    ),
+  };
+}
+
+/** One lint outcome as stored: results with absolute paths (display paths depend on the working folder). */
+interface StoredOutcome {
+  readonly results: FileResult[];
+  readonly failures: ReadFailure[];
+}
+
+/**
+ * The cached form of {@link lintFolder}: the folder's outcomes come from the
+ * cache when nothing in it changed, else from `lint` (given the indexer to
+ * use), and are then stored. Results must already be transferable (no fix
+ * edits). A folder with a file that could not be read is not stored.
+ */
+export function lintFolderCached(
+  config: CacheConfig,
+  groups: readonly SessionGroup[],
+  projectFiles: ReadonlyMap<string, readonly string[]>,
+  emit: (outcome: StoredOutcome) => void,
+  lint: (indexer: (file: SessionFile) => SessionIndex, emit: (outcome: StoredOutcome) => void) => void,
+): void {
+  const folder = folderOf(groups, projectFiles);
+  if (folder === undefined) return;
+  const lookup = lookupFolder<StoredOutcome[]>(config, 'check', folder.projectDir, folder.files, '');
+  let warning = lookup.warning;
+  const withWarning = (outcome: StoredOutcome): StoredOutcome => {
+    if (warning === undefined) return outcome;
+    const failures = [...outcome.failures, { path: folder.projectDir, message: warning, explicit: false }];
+    warning = undefined;
+    return { ...outcome, failures };
+  };
+  if (lookup.hit !== undefined) {
+    for (const outcome of folder.shown(lookup.hit)) emit(withWarning(outcome));
+    return;
+  }
+  const stored: StoredOutcome[] = [];
+  let failed = false;
+  lint(lookup.indexer, (outcome) => {
+    if (outcome.failures.length > 0) failed = true;
+    stored.push({ results: outcome.results.map((r) => ({ ...plainResult(r), filePath: folder.absolute.get(r.filePath) ?? r.filePath })), failures: outcome.failures });
+    emit(withWarning(outcome));
+  });
+  if (!failed) {
+    const problem = lookup.store(stored);
+    if (problem !== undefined) {
+      warning = problem;
+      emit(withWarning({ results: [], failures: [] }));
+    }
+  }
+}
+
+/**
+ * The outcomes of a folder in which nothing changed, from the cache alone;
+ * undefined on a miss (no warning: the folder is then linted through
+ * {@link lintFolderCached}, which says what was wrong with its entry). Lets
+ * a run decide which folders need reading before it starts threads.
+ */
+export function cachedOutcomes(
+  config: CacheConfig,
+  groups: readonly SessionGroup[],
+  projectFiles: ReadonlyMap<string, readonly string[]>,
+): StoredOutcome[] | undefined {
+  const folder = folderOf(groups, projectFiles);
+  if (folder === undefined) return [];
+  const lookup = lookupFolder<StoredOutcome[]>(config, 'check', folder.projectDir, folder.files, '');
+  return lookup.hit === undefined || lookup.warning !== undefined ? undefined : folder.shown(lookup.hit);
+}
+
+function folderOf(groups: readonly SessionGroup[], projectFiles: ReadonlyMap<string, readonly string[]>) {
+  const projectDir = groups[0]?.projectDir;
+  if (projectDir === undefined) return undefined;
+  const shown = new Map<string, string>();
+  const absolute = new Map<string, string>();
+  for (const g of groups) {
+    for (const f of g.files) {
+      shown.set(f.path, f.displayPath);
+      absolute.set(f.displayPath, f.path);
+    }
+  }
+  const files = [...(projectFiles.get(projectDir) ?? [...shown.keys()])].sort();
+  return {
+    projectDir,
+    files,
+    absolute,
+    /** Stored outcomes with this run's display paths. */
+    shown: (outcomes: readonly StoredOutcome[]): StoredOutcome[] =>
+      outcomes.map((o) => ({ results: o.results.map((r) => ({ ...r, filePath: shown.get(r.filePath) ?? r.filePath })), failures: o.failures })),
+  };
+}
+
+/**
+ * The per-group form, for a command that walks session groups itself
+ * (`sessions`): the first group of a project folder looks the folder up;
+ * on a hit each group's value comes from the entry, on a miss each is
+ * computed and the folder is stored once its last group is done, if every
+ * value is `storable`. Without a cache, `compute` just runs.
+ */
+export interface GroupCache<T> {
+  group(group: SessionGroup, compute: (indexer: (file: SessionFile) => SessionIndex) => T): T;
+}
+
+export function groupCache<T>(
+  config: CacheConfig | undefined,
+  namespace: string,
+  groups: readonly SessionGroup[],
+  projectFiles: ReadonlyMap<string, readonly string[]>,
+  extra: string,
+  storable: (value: T) => boolean,
+  warn: (message: string) => void,
+): GroupCache<T> {
+  const plainIndexer = (file: SessionFile): SessionIndex => SessionIndex.build(file, () => fileSource(file.path));
+  if (config === undefined) return { group: (_group, compute) => compute(plainIndexer) };
+  const counts = new Map<string, number>();
+  for (const g of groups) counts.set(g.projectDir, (counts.get(g.projectDir) ?? 0) + 1);
+  const folders = new Map<string, { lookup: FolderLookup<T[]>; values: T[]; next: number }>();
+  return {
+    group(group, compute) {
+      const dir = group.projectDir;
+      let state = folders.get(dir);
+      if (state === undefined) {
+        const files = [...(projectFiles.get(dir) ?? group.files.map((f) => f.path))].sort();
+        const lookup = lookupFolder<T[]>(config, namespace, dir, files, extra);
+        if (lookup.warning !== undefined) warn(lookup.warning);
+        state = { lookup, values: [], next: 0 };
+        folders.set(dir, state);
+      }
+      const at = state.next++;
+      const { lookup } = state;
+      if (lookup.hit !== undefined && lookup.hit.length === counts.get(dir)) return lookup.hit[at] as T;
+      const value = compute(lookup.hit === undefined ? lookup.indexer : plainIndexer);
+      state.values.push(value);
+      if (lookup.hit === undefined && state.values.length === counts.get(dir) && state.values.every(storable)) {
+        const problem = lookup.store(state.values);
+        if (problem !== undefined) warn(problem);
+      }
+      return value;
+    },
+  };
+}
