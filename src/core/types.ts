@@ -51,6 +51,13 @@ export interface Fix {
    * first candidate's).
    */
   readonly alternatives?: readonly FixAlternative[] | undefined;
+  /**
+   * The fix changes or removes, on purpose, what the records it edits say
+   * (drops thinking, replaces an image, gives a response a fresh
+   * `message.id`): the planner does not count those records' messages as
+   * lost when they change.
+   */
+  readonly changesContent?: boolean | undefined;
 }
 
 /** One candidate of a fix that has several. */
