@@ -27,7 +27,7 @@
 import { requestMessages, type ApiMessage } from './resume-cli.js';
 import type { ImageFacts, RecordSummary } from './records.js';
 import type { SessionIndex } from './session-index.js';
-import type { JsonObject } from './types.js';
+import type { ApiViolationSummary, JsonObject } from './types.js';
 
 export type ApiRuleId =
   | 'thinking-not-first'
@@ -316,4 +316,17 @@ export function checkRequest(index: SessionIndex, chain: readonly RecordSummary[
     }
   }
   return { valid: violations.length === 0, violations, imageCount, carries: (r) => carried.has(r) };
+}
+
+/** The violations as reported: one per rule and row, in line order. */
+export function violationSummaries(check: RequestCheck): ApiViolationSummary[] {
+  const seen = new Set<string>();
+  const out: ApiViolationSummary[] = [];
+  for (const v of [...check.violations].sort((a, b) => a.record.line - b.record.line)) {
+    const key = `${v.rule}:${v.record.ordinal}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ rule: v.rule, line: v.record.line, ...(v.record.uuid === undefined ? {} : { uuid: v.record.uuid }), message: v.message });
+  }
+  return out;
 }

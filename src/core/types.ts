@@ -87,6 +87,24 @@ export interface ResumeSummary {
   readonly fidelity: number;
   /** Messages the Agent SDK's reader returns. */
   readonly sdk: number;
+  /**
+   * The request `claude --resume` sends passes the Messages API's rules
+   * cclint models (src/core/api-request.ts); absent where not computed
+   * (fix plans).
+   */
+  readonly apiValid?: boolean | undefined;
+  /** The API rules that request breaks, one entry per rule and row. */
+  readonly apiViolations?: readonly ApiViolationSummary[] | undefined;
+}
+
+/** One API rule the resumed request breaks, at one row. */
+export interface ApiViolationSummary {
+  /** The API rule, named as in the api-validator (e.g. `thinking-not-first`). */
+  readonly rule: string;
+  readonly line: number;
+  readonly uuid?: string | undefined;
+  /** The error text the API answers. */
+  readonly message: string;
 }
 
 /** The outcome of checking one file. */
