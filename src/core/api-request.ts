@@ -14,9 +14,9 @@
  *   response left with nothing but thinking is not sent; the tool calls of
  *   a merged message go after its other blocks;
  * - user rows go as written: a string prompt that is blank is sent as a
- *   blank text block (an array of blank text blocks becomes the CLI's
- *   `(no content)` placeholder instead); thinking blocks and images are
- *   never changed.
+ *   blank text block when it makes a user message on its own (merged with
+ *   the rows next to it, or in array form, the CLI drops or replaces the
+ *   blank block); thinking blocks and images are never changed.
  *
  * The rules checked are the ones a transcript can break that the CLI does
  * not repair, each with the error text the API returns for it. Only the
@@ -257,7 +257,13 @@ export function checkRequest(index: SessionIndex, chain: readonly RecordSummary[
     if (!blocks.some((b) => 'tuisSd'.includes(b.kind))) continue;
     sent.push({ m, blocks });
   }
-  const latest = sent[sent.length - 1];
+  // Measured: when local command rows (`/exit`, `/clear` and their output)
+  // follow the last response, the CLI adds an assistant message of its own
+  // ("No response requested."), which is then the latest one.
+  const lastSent = sent[sent.length - 1];
+  const after = lastSent === undefined ? [] : messages.slice(messages.indexOf(lastSent.m) + 1);
+  const quietTurn = after.some((m) => m.role === 'user' && m.rows.some((r) => r.type === 'user' && r.commandTag !== undefined));
+  const latest = quietTurn ? undefined : lastSent;
   for (const { m, blocks } of sent) {
     for (const b of blocks) carried.add(b.row);
     for (const b of blocks) {
@@ -302,7 +308,9 @@ export function checkRequest(index: SessionIndex, chain: readonly RecordSummary[
     for (const row of m.rows) {
       if (row.type !== 'user') continue;
       carried.add(row);
-      if (row.content === 'string' && row.blocks === 'b') add(row.excerpt === '' ? 'empty-text' : 'whitespace-text', row);
+      // Measured: merged with other rows into one user message, a blank
+      // string becomes a text block the CLI drops; alone it is sent as is.
+      if (row.content === 'string' && row.blocks === 'b' && m.rows.length === 1) add(row.excerpt === '' ? 'empty-text' : 'whitespace-text', row);
       if (row.images.length > 0) {
         withImages.push(row);
         imageCount += row.images.length;

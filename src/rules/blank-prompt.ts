@@ -11,9 +11,10 @@
  * rejects a blank one on every prompt after `claude --resume`:
  * `API Error: 400 … text content blocks must be non-empty`, or `… must
  * contain non-whitespace text`. The CLI does repair the same prompt in
- * array form (it sends its own `(no content)` placeholder instead). Error
- * when the request resume sends holds the row; warning when it is on a
- * branch resume does not send.
+ * array form (it sends its own `(no content)` placeholder instead), and
+ * drops the blank block when the row shares a user message with the rows
+ * next to it (meta rows, command output). Error when the request resume
+ * sends fails this way; warning otherwise.
  *
  * ## Fix
  * Write the content as an array holding the same text block
@@ -59,7 +60,11 @@ export default defineRule({
         messageId: 'blank',
         data: {
           kind: record.excerpt === '' ? 'an empty' : 'a whitespace-only',
-          what: fails ? 'resume sends it as a blank text block and the API answers 400' : 'resume does not send it today',
+          what: fails
+            ? 'resume sends it as a blank text block and the API answers 400'
+            : resume.request().carries(record)
+              ? 'resume merges it with the rows next to it today, which hides it'
+              : 'resume does not send it today',
         },
         record,
         severity: fails ? 'error' : 'warning',

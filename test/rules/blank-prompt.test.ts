@@ -30,6 +30,18 @@ ruleTester(rule, {
       errors: [{ messageId: 'blank', line: 1, uuid: 'u1', fix: { applicability: 'safe' } }],
     },
     {
+      // Measured: sharing a user message with a meta row, the blank block is dropped by the CLI.
+      name: 'merged with the meta row before it: the request passes, a warning',
+      records: [
+        user('u1'),
+        assistant('a1', { parent: 'u1' }),
+        user('m1', { parent: 'a1', text: '<local-command-caveat>Caveat</local-command-caveat>', extra: { isMeta: true } }),
+        user('u2', { parent: 'm1', text: '' }),
+        assistant('a2', { parent: 'u2' }),
+      ],
+      errors: [{ messageId: 'blank', line: 4, uuid: 'u2', severity: 'warning', fix: { applicability: 'safe' } }],
+    },
+    {
       name: 'on a branch resume does not send: a warning',
       records: [user('u1'), user('u2', { parent: 'u1', text: '' }), assistant('a2', { parent: 'u1' })],
       errors: [{ messageId: 'blank', line: 2, uuid: 'u2', severity: 'warning', fix: { applicability: 'safe' } }],

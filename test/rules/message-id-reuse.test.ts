@@ -48,6 +48,16 @@ ruleTester(rule, {
       errors: [{ messageId: 'reused', line: 5, uuid: 'k2', fix: { applicability: 'safe' } }],
     },
     {
+      // Measured: after /exit the CLI adds "No response requested." of its own, which is then the latest message.
+      name: 'thinking of two calls merged, but local command rows follow: a warning',
+      records: [
+        ...reused,
+        user('x1', { parent: 'a2', text: '<command-name>/exit</command-name>' }),
+        user('x2', { parent: 'x1', text: '<local-command-stdout>Bye!</local-command-stdout>' }),
+      ],
+      errors: [{ messageId: 'reused', line: 5, uuid: 'k2', severity: 'warning', fix: { applicability: 'safe' } }],
+    },
+    {
       name: 'the id again after a typed prompt: a warning',
       records: [user('u1'), assistant('a1', { parent: 'u1', messageId: 'M' }), user('u2', { parent: 'a1' }), assistant('a2', { parent: 'u2', messageId: 'M' })],
       errors: [{ messageId: 'reused', line: 4, uuid: 'a2', severity: 'warning', fix: { applicability: 'safe' } }],
