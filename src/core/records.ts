@@ -194,15 +194,12 @@ export interface ImageFacts {
 }
 
 /** Reads width and height from the header of a PNG, JPEG, GIF or WebP image given as base64. */
-export function imageDimensions(base64: string): { width: number; height: number; format: string | undefined } {
+export function imageDimensions(base64: string, prefix = 1 << 16): { width: number; height: number; format: string | undefined } {
   const none = { width: 0, height: 0, format: undefined };
-  let buf: Buffer;
-  try {
-    // The header sits at the start; a JPEG's size marker may follow a long EXIF block.
-    buf = Buffer.from(base64.length > 1 << 20 ? base64.slice(0, 1 << 20) : base64, 'base64');
-  } catch {
-    return none;
-  }
+  // The header sits at the start: decode only a prefix (a multiple of 4
+  // characters). A JPEG's size marker may follow a long EXIF block: look
+  // further for that one only.
+  const buf = Buffer.from(base64.length > prefix ? base64.slice(0, prefix) : base64, 'base64');
   if (buf.length >= 24 && buf.readUInt32BE(0) === 0x89504e47) return { width: buf.readUInt32BE(16), height: buf.readUInt32BE(20), format: 'png' };
   if (buf.length >= 10 && buf.toString('latin1', 0, 3) === 'GIF') return { width: buf.readUInt16LE(6), height: buf.readUInt16LE(8), format: 'gif' };
   if (buf.length >= 30 && buf.toString('latin1', 0, 4) === 'RIFF' && buf.toString('latin1', 8, 12) === 'WEBP') {
@@ -229,6 +226,7 @@ export function imageDimensions(base64: string): { width: number; height: number
       }
       i += 2 + buf.readUInt16BE(i + 2);
     }
+    if (base64.length > prefix && prefix < 1 << 22) return imageDimensions(base64, prefix * 16);
     return { ...none, format: 'jpeg' };
   }
   return none;
