@@ -114,3 +114,89 @@ export function replaceLineFix(
     edits: () => [{ kind: 'replace', line, before: index.lineText(line), after: after().map(serializeRecord) }],
   };
 }
+
+/**
+ * Edits that re-chain rows and move lines: every record in `parents` gets
+ * that `parentUuid`, and the lines of `moved` (in the order given) go right
+ * before `anchor`'s line. Nothing when a row involved shares its line with
+ * another record or was recovered from a damaged line, or when `anchor` is
+ * the first line: such a file is repaired first, and planned again.
+ */
+export function rechainEdits(
+  index: SessionIndex,
+  parents: ReadonlyMap<RecordSummary, string | null>,
+  moved: readonly RecordSummary[],
+  anchor: RecordSummary,
+): RecordEdit[] {
+  const rows = new Set<RecordSummary>([...parents.keys(), ...moved, anchor]);
+  for (const r of rows) {
+    if (r.recovery !== undefined) return [];
+    if (index.records[r.ordinal - 1]?.line === r.line || index.records[r.ordinal + 1]?.line === r.line) return [];
+  }
+  if (anchor.line <= 1 || moved.some((r) => r.line === anchor.line)) return [];
+  const textOf = (r: RecordSummary): string => {
+    const before = index.lineText(r.line);
+    if (!parents.has(r)) return before;
+    const obj = JSON.parse(before) as JsonObject;
+    obj.parentUuid = parents.get(r) ?? null;
+    return serializeRecord(obj);
+  };
+  const edits: RecordEdit[] = [];
+  for (const r of moved) edits.push({ kind: 'delete', line: r.line, before: index.lineText(r.line) });
+  for (const r of parents.keys()) {
+    if (moved.includes(r)) continue;
+    const after = textOf(r);
+    const before = index.lineText(r.line);
+    if (after !== before) edits.push({ kind: 'replace', line: r.line, before, after: [after] });
+  }
+  edits.push({ kind: 'insertAfter', line: anchor.line - 1, after: moved.map(textOf) });
+  return edits;
+}
+
+/**
+ * Edits that rewrite the `message.content` of records: `rewrite` returns
+ * the new blocks, or `null` to delete the record (its children then hang
+ * from its nearest ancestor that stays).
+ */
+export function rewriteContentEdits(
+  index: SessionIndex,
+  records: readonly RecordSummary[],
+  rewrite: (content: readonly JsonObject[]) => JsonObject[] | null,
+): RecordEdit[] {
+  const edits: RecordEdit[] = [];
+  const deleted = new Map<string, string | null>();
+  for (const r of records) {
+    if (r.recovery !== undefined) return [];
+    const before = index.lineText(r.line);
+    const obj = JSON.parse(before) as JsonObject;
+    const message = obj.message as JsonObject | undefined;
+    if (message === undefined || !Array.isArray(message.content)) continue;
+    const content = rewrite(message.content as JsonObject[]);
+    if (content === null) {
+      if (r.uuid !== undefined) deleted.set(r.uuid, r.parentUuid ?? null);
+      edits.push({ kind: 'delete', line: r.line, before });
+      continue;
+    }
+    obj.message = { ...message, content };
+    const after = serializeRecord(obj);
+    if (after !== before) edits.push({ kind: 'replace', line: r.line, before, after: [after] });
+  }
+  const survivor = (p: string | null): string | null => {
+    let current = p;
+    for (let guard = 0; current !== null && deleted.has(current) && guard < 10_000; guard++) current = deleted.get(current) ?? null;
+    return current;
+  };
+  for (const uuid of deleted.keys()) {
+    for (const child of index.childrenOf(uuid)) {
+      if (child.uuid !== undefined && deleted.has(child.uuid)) continue;
+      const changed = edits.find((e) => e.kind === 'replace' && e.line === child.line);
+      const base = changed?.kind === 'replace' ? (changed.after[0] as string) : index.lineText(child.line);
+      const obj = JSON.parse(base) as JsonObject;
+      obj.parentUuid = survivor(uuid);
+      const after = serializeRecord(obj);
+      if (changed?.kind === 'replace') edits[edits.indexOf(changed)] = { ...changed, after: [after] };
+      else edits.push({ kind: 'replace', line: child.line, before: index.lineText(child.line), after: [after] });
+    }
+  }
+  return edits;
+}

@@ -170,6 +170,72 @@ export interface RecordSummary {
    * only the UTF-8 decoding of the line answers (see judgedByWholeText).
    */
   readonly blankTestedWhole: boolean;
+  /**
+   * A key per signed thinking block (the signature's last characters), in
+   * block order: enough to find two rows that carry one signature, whose
+   * texts a rule then compares by reading both rows.
+   */
+  readonly signatureKeys: readonly string[];
+  /** Base64 images of the content, top-level and inside tool results, in order. */
+  readonly images: readonly ImageFacts[];
+}
+
+/** What the API's image limits look at: the size of the base64 data and the dimensions its header gives. */
+export interface ImageFacts {
+  /** Characters of base64 data. */
+  readonly bytes: number;
+  /** 0 when the header could not be read. */
+  readonly width: number;
+  readonly height: number;
+  /** `png`, `jpeg`, `gif`, `webp`, or undefined. */
+  readonly format: string | undefined;
+  /** Inside a tool_result's content rather than a block of the message itself. */
+  readonly nested: boolean;
+}
+
+/** Reads width and height from the header of a PNG, JPEG, GIF or WebP image given as base64. */
+export function imageDimensions(base64: string, prefix = 1 << 16): { width: number; height: number; format: string | undefined } {
+  const none = { width: 0, height: 0, format: undefined };
+  // The header sits at the start: decode only a prefix (a multiple of 4
+  // characters). A JPEG's size marker may follow a long EXIF block: look
+  // further for that one only.
+  const buf = Buffer.from(base64.length > prefix ? base64.slice(0, prefix) : base64, 'base64');
+  if (buf.length >= 24 && buf.readUInt32BE(0) === 0x89504e47) return { width: buf.readUInt32BE(16), height: buf.readUInt32BE(20), format: 'png' };
+  if (buf.length >= 10 && buf.toString('latin1', 0, 3) === 'GIF') return { width: buf.readUInt16LE(6), height: buf.readUInt16LE(8), format: 'gif' };
+  if (buf.length >= 30 && buf.toString('latin1', 0, 4) === 'RIFF' && buf.toString('latin1', 8, 12) === 'WEBP') {
+    const chunk = buf.toString('latin1', 12, 16);
+    if (chunk === 'VP8X') return { width: 1 + buf.readUIntLE(24, 3), height: 1 + buf.readUIntLE(27, 3), format: 'webp' };
+    if (chunk === 'VP8 ') return { width: buf.readUInt16LE(26) & 0x3fff, height: buf.readUInt16LE(28) & 0x3fff, format: 'webp' };
+    if (chunk === 'VP8L') {
+      const v = buf.readUInt32LE(21);
+      return { width: 1 + (v & 0x3fff), height: 1 + ((v >> 14) & 0x3fff), format: 'webp' };
+    }
+    return { ...none, format: 'webp' };
+  }
+  if (buf.length >= 4 && buf[0] === 0xff && buf[1] === 0xd8) {
+    let i = 2;
+    while (i + 9 < buf.length) {
+      if (buf[i] !== 0xff) {
+        i++;
+        continue;
+      }
+      const marker = buf[i + 1] as number;
+      // Start-of-frame markers (not DHT, JPG, DAC) carry the size.
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+        return { width: buf.readUInt16BE(i + 7), height: buf.readUInt16BE(i + 5), format: 'jpeg' };
+      }
+      i += 2 + buf.readUInt16BE(i + 2);
+    }
+    if (base64.length > prefix && prefix < 1 << 22) return imageDimensions(base64, prefix * 16);
+    return { ...none, format: 'jpeg' };
+  }
+  return none;
+}
+
+function imageFactsOf(b: JsonObject, nested: boolean): ImageFacts | undefined {
+  const source = b.source as JsonObject | null | undefined;
+  if (source === null || typeof source !== 'object' || source.type !== 'base64' || typeof source.data !== 'string') return undefined;
+  return { bytes: source.data.length, ...imageDimensions(source.data), nested };
 }
 
 /**
@@ -312,6 +378,9 @@ function queuedCommandOf(obj: JsonObject): QueuedCommand | undefined {
 
 const EXCERPT_CHARS = 120;
 const EMPTY: readonly string[] = Object.freeze([]);
+const NO_IMAGES: readonly ImageFacts[] = Object.freeze([]);
+/** Characters of a thinking signature kept as its key: a signature is a long random base64 string. */
+const SIGNATURE_KEY_CHARS = 24;
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
@@ -355,6 +424,8 @@ export function summarize(
   let leafUuid: string | null | undefined;
   let blocks = '';
   let blankTestedWhole = false;
+  let signatureKeys = EMPTY;
+  let images: readonly ImageFacts[] = NO_IMAGES;
   const kindOfText = (text: string): 't' | 'b' => {
     const kind = textKind(text);
     if (kind !== 'unsure') return kind;
@@ -396,6 +467,19 @@ export function summarize(
             if (typeof b.tool_use_id === 'string') {
               toolResultIds = toolResultIds === EMPTY ? [b.tool_use_id] : [...toolResultIds, b.tool_use_id];
             }
+            if (Array.isArray(b.content)) {
+              for (const inner of b.content as unknown[]) {
+                if (inner === null || typeof inner !== 'object' || (inner as JsonObject).type !== 'image') continue;
+                const facts = imageFactsOf(inner as JsonObject, true);
+                if (facts !== undefined) images = [...images, facts];
+              }
+            }
+          } else if (kind === 'k') {
+            const key = (b.signature as string).slice(-SIGNATURE_KEY_CHARS);
+            signatureKeys = signatureKeys === EMPTY ? [key] : [...signatureKeys, key];
+          } else if (kind === 'i') {
+            const facts = imageFactsOf(b, false);
+            if (facts !== undefined) images = [...images, facts];
           } else if (b.type === 'text' && excerpt === '' && typeof b.text === 'string') {
             excerpt = excerptOf(b.text);
           }
@@ -494,6 +578,8 @@ export function summarize(
     interrupt,
     blocks: internBlocks(blocks),
     blankTestedWhole,
+    signatureKeys,
+    images,
   };
 }
 

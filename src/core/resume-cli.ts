@@ -413,21 +413,38 @@ function isRealTurn(r: RecordSummary): boolean {
   return r.type === 'user' && !r.isMeta && !r.isCompactSummary && !r.blocks.includes('R');
 }
 
-interface ApiMessage {
+/**
+ * A row the CLI's merge by `message.id` reaches back over: tool results and
+ * attachments. Measured on the binary: a meta user row, a command row or
+ * local command output between two rows of one response ends the merge,
+ * like a typed prompt.
+ */
+function passableForMerge(r: RecordSummary): boolean {
+  return r.type === 'attachment' || (r.type === 'user' && !r.isMeta && r.blocks.includes('R'));
+}
+
+export interface ApiMessage {
   readonly role: 'user' | 'assistant';
+  /** The rows whose content makes up the message, in chain order. */
   readonly rows: RecordSummary[];
   readonly messageId: string | undefined;
+  /**
+   * Assistant rows merged into this message from past a user message (a
+   * tool result, a meta row): the CLI's merge by `message.id` reaches back
+   * over them, so such a row starts content of another API call.
+   */
+  readonly joinedAcross: RecordSummary[];
 }
 
 /**
- * The rows whose content reaches the request, after the CLI's
- * normalisation: an assistant row whose every tool call is answered nowhere
- * on the chain is removed (unless it ends the history), rows become API
- * messages (a response's rows merged by `message.id` across tool results
- * and attachments, adjacent user rows merged), and tool blocks that lost
- * their partner are dropped (format.md §7–8).
+ * The request's messages as the CLI builds them from the chain: an
+ * assistant row whose every tool call is answered nowhere on the chain is
+ * removed (unless it ends the history), a response's rows are merged by
+ * `message.id` across tool results and attachments but not across a real
+ * user turn, and adjacent user rows (with attachments and local command
+ * output) make one user message (format.md §7–8).
  */
-function sentRows(chain: readonly RecordSummary[]): Set<RecordSummary> {
+export function requestMessages(chain: readonly RecordSummary[]): ApiMessage[] {
   const answered = new Set<string>();
   for (const r of chain) for (const t of r.toolResultIds) answered.add(t);
   let lastTurn = -1;
@@ -450,22 +467,34 @@ function sentRows(chain: readonly RecordSummary[]): Set<RecordSummary> {
           const m = messages[j] as ApiMessage;
           if (m.role === 'assistant' && m.messageId === id) {
             m.rows.push(r);
+            if (j < messages.length - 1) m.joinedAcross.push(r);
             merged = true;
             break;
           }
-          if (m.role === 'user' && m.rows.some(isRealTurn)) break;
+          if (m.role === 'user' && !m.rows.every(passableForMerge)) break;
         }
       }
       if (merged) continue;
       const last = messages[messages.length - 1];
       if (last !== undefined && last.role === 'assistant' && last.messageId === undefined && id === undefined) last.rows.push(r);
-      else messages.push({ role: 'assistant', rows: [r], messageId: id });
+      else messages.push({ role: 'assistant', rows: [r], messageId: id, joinedAcross: [] });
     } else if (r.type === 'user' || r.type === 'attachment' || (r.type === 'system' && r.subtype === 'local_command')) {
       const last = messages[messages.length - 1];
       if (last !== undefined && last.role === 'user') last.rows.push(r);
-      else messages.push({ role: 'user', rows: [r], messageId: undefined });
+      else messages.push({ role: 'user', rows: [r], messageId: undefined, joinedAcross: [] });
     }
   }
+  return messages;
+}
+
+/**
+ * The rows whose content reaches the request, after the CLI's
+ * normalisation of {@link requestMessages}: tool blocks that lost their
+ * partner are dropped, and a response left with nothing but thinking is
+ * not sent.
+ */
+function sentRows(chain: readonly RecordSummary[]): Set<RecordSummary> {
+  const messages = requestMessages(chain);
   const sent = new Set<RecordSummary>();
   const seenCalls = new Set<string>();
   let previousCalls = new Set<string>();

@@ -16,6 +16,7 @@ import { readAsCli, standInFinder, type CliBridge, type CliReading, type CliWalk
 import { readAsSdk } from './resume-sdk.js';
 import { type LinkRepair, linkRepairs, type Renamed, renamedCopies } from './repair-targets.js';
 import { jsonTextOfAnyDepth } from './json-text.js';
+import { checkRequest, type RequestCheck } from './api-request.js';
 import type { RecordSummary } from './records.js';
 import type { SessionIndex } from './session-index.js';
 
@@ -51,6 +52,11 @@ export interface ResumeModel {
    * take, were its walk to reach the record, otherwise.
    */
   standIn(record: RecordSummary): RecordSummary | undefined;
+  /**
+   * The request the CLI sends on resume, checked against the Messages API's
+   * rules (api-request.ts); built on first use.
+   */
+  request(): RequestCheck;
 }
 
 const cache = new WeakMap<SessionIndex, ResumeModel>();
@@ -104,6 +110,7 @@ function buildModel(index: SessionIndex): ResumeModel {
   let chainSet: ReadonlySet<RecordSummary> | undefined;
   let bridgeOf: ReadonlyMap<RecordSummary, RecordSummary> | undefined;
   let wouldBridge: ((r: RecordSummary) => RecordSummary | undefined) | undefined;
+  let request: RequestCheck | undefined;
   return {
     leaf: actual.leaf,
     chain: actual.chain,
@@ -125,5 +132,6 @@ function buildModel(index: SessionIndex): ResumeModel {
       if (taken !== undefined || (chainSet ??= new Set(actual.chain)).has(r)) return taken;
       return (wouldBridge ??= standInFinder(index))(r);
     },
+    request: () => (request ??= checkRequest(index, actual.chain)),
   };
 }

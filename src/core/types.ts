@@ -51,6 +51,13 @@ export interface Fix {
    * first candidate's).
    */
   readonly alternatives?: readonly FixAlternative[] | undefined;
+  /**
+   * The fix changes or removes, on purpose, what the records it edits say
+   * (drops thinking, replaces an image, gives a response a fresh
+   * `message.id`): the planner does not count those records' messages as
+   * lost when they change.
+   */
+  readonly changesContent?: boolean | undefined;
 }
 
 /** One candidate of a fix that has several. */
@@ -80,6 +87,24 @@ export interface ResumeSummary {
   readonly fidelity: number;
   /** Messages the Agent SDK's reader returns. */
   readonly sdk: number;
+  /**
+   * The request `claude --resume` sends passes the Messages API's rules
+   * cclint models (src/core/api-request.ts); absent where not computed
+   * (fix plans).
+   */
+  readonly apiValid?: boolean | undefined;
+  /** The API rules that request breaks, one entry per rule and row. */
+  readonly apiViolations?: readonly ApiViolationSummary[] | undefined;
+}
+
+/** One API rule the resumed request breaks, at one row. */
+export interface ApiViolationSummary {
+  /** The API rule, named as in the api-validator (e.g. `thinking-not-first`). */
+  readonly rule: string;
+  readonly line: number;
+  readonly uuid?: string | undefined;
+  /** The error text the API answers. */
+  readonly message: string;
 }
 
 /** The outcome of checking one file. */

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { RuleCrashError } from '../core/errors.js';
 import { fileSource } from '../core/reader.js';
 import { resumeModel } from '../core/resume.js';
+import { violationSummaries } from '../core/api-request.js';
 import { type ExternalParent, type SessionFile, SessionIndex } from '../core/session-index.js';
 import type { SessionGroup } from '../core/discovery.js';
 import { forkReport } from '../core/forks.js';
@@ -173,7 +174,14 @@ export function resultOf(index: SessionIndex, findings: readonly Finding[]): Fil
   const resume = resumeModel(index);
   return {
     ...base,
-    resume: { loaded: resume.loaded, total: resume.total, fidelity: round(resume.fidelity), sdk: resume.sdk },
+    resume: {
+      loaded: resume.loaded,
+      total: resume.total,
+      fidelity: round(resume.fidelity),
+      sdk: resume.sdk,
+      apiValid: resume.request().valid,
+      apiViolations: violationSummaries(resume.request()),
+    },
     score: scoreSession(index, resume).score,
     forks: forkSummary(index, resume),
   };

@@ -70,7 +70,17 @@ function fileOf(r: FileResult): JsonFileResult {
     infoCount: r.infoCount,
     ...(r.resume === undefined
       ? {}
-      : { resume: { loaded: r.resume.loaded, total: r.resume.total, fidelity: r.resume.fidelity, sdk: r.resume.sdk } }),
+      : {
+          resume: {
+            loaded: r.resume.loaded,
+            total: r.resume.total,
+            fidelity: r.resume.fidelity,
+            sdk: r.resume.sdk,
+            // Added fields: does the request resume sends pass the API's rules, and which does it break.
+            ...(r.resume.apiValid === undefined ? {} : { apiValid: r.resume.apiValid }),
+            ...(r.resume.apiViolations === undefined ? {} : { apiViolations: r.resume.apiViolations }),
+          },
+        }),
     ...(r.score === undefined ? {} : { score: r.score }),
     ...(r.forks === undefined ? {} : { forks: r.forks }),
     messages: r.findings.map(messageOf),

@@ -45,6 +45,14 @@ function resumeLine(result: FileResult): string | undefined {
   );
 }
 
+/** Which API rules the request resume sends breaks: every prompt after `claude --resume` answers 400. */
+function apiLine(result: FileResult): string | undefined {
+  const resume = result.resume;
+  if (resume?.apiValid !== false) return undefined;
+  const rules = [...new Set((resume.apiViolations ?? []).map((v) => v.rule))];
+  return `  resumed request fails at the API (400): ${rules.join(', ')}`;
+}
+
 function fileBlock(result: FileResult, paint: Paint): string[] {
   const rows = result.findings.map((f: Finding) => ({
     line: String(f.line),
@@ -74,6 +82,8 @@ function fileBlock(result: FileResult, paint: Paint): string[] {
   }
   const resume = resumeLine(result);
   if (resume !== undefined) out.push(paint('dim', resume));
+  const api = apiLine(result);
+  if (api !== undefined) out.push(paint('dim', api));
   return out;
 }
 

@@ -210,7 +210,7 @@ function referenceOf(state: State): Reference {
  * history from before a compaction), and must not shrink the intended
  * conversation itself.
  */
-function regression(before: State, after: State, reference: Reference): string | undefined {
+function regression(before: State, after: State, reference: Reference, exempt: ReadonlySet<string> = NONE): string | undefined {
   const was = countsByRule(before.findings);
   for (const [key, n] of countsByRule(after.findings)) {
     const previous = was.get(key) ?? 0;
@@ -224,7 +224,7 @@ function regression(before: State, after: State, reference: Reference): string |
   ] as const) {
     const nowKeys = keysOf(now);
     const wasKeys = keysOf(was);
-    const dropped = [...wasKeys].filter((k) => reference.intended.has(k) && !nowKeys.has(k)).length;
+    const dropped = [...wasKeys].filter((k) => reference.intended.has(k) && !nowKeys.has(k) && !exempt.has(k)).length;
     if (dropped > 0) return `${reader} would no longer load ${dropped} message(s) it loads today`;
     const added = [...nowKeys].filter((k) => !wasKeys.has(k));
     const abandoned = added.filter((k) => reference.forbidden.has(k)).length;
@@ -233,9 +233,27 @@ function regression(before: State, after: State, reference: Reference): string |
   // What a repair may not bring in does not count: history from before a
   // compaction that a wrong stand-in made part of the intended conversation.
   const kept = (messages: readonly RecordSummary[]): number => messages.filter((m) => !reference.forbidden.has(messageKey(m))).length;
-  const [wasTotal, nowTotal] = [kept(rb.intendedMessages), kept(ra.intendedMessages)];
+  const changed = rb.intendedMessages.filter((m) => exempt.has(messageKey(m))).length;
+  const [wasTotal, nowTotal] = [kept(rb.intendedMessages) - changed, kept(ra.intendedMessages)];
   if (nowTotal < wasTotal) return `the intended conversation would shrink from ${wasTotal} to ${nowTotal} messages`;
   return undefined;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * The messages fixes change on purpose (`Fix.changesContent`: thinking
+ * dropped, an image replaced, a fresh message.id): the records on the lines
+ * they rewrite or delete, which the gate does not count as lost.
+ */
+function changedOnPurpose(state: State, candidates: readonly Candidate[]): ReadonlySet<string> {
+  const lines = new Set<number>();
+  for (const c of candidates) {
+    if (c.fix.changesContent !== true) continue;
+    for (const e of c.edits) if (e.kind !== 'insertAfter') lines.add(e.line);
+  }
+  if (lines.size === 0) return NONE;
+  return new Set(state.index.records.filter((r) => lines.has(r.line)).map(messageKey));
 }
 
 /** Why a record an edit writes would be malformed, if it would be. */
@@ -432,7 +450,7 @@ async function applyBatch(
   const all = applyEdits(state.bytes, candidates.flatMap((c) => c.edits));
   if (all !== undefined) {
     const next = stateOf(file, all, lint, policy);
-    if (regression(state, next, reference) === undefined) return { state: next, applied: [...candidates] };
+    if (regression(state, next, reference, changedOnPurpose(state, candidates)) === undefined) return { state: next, applied: [...candidates] };
   }
   let current = state;
   const kept: Candidate[] = [];
@@ -445,7 +463,7 @@ async function applyBatch(
     const bytes = applyEdits(current.bytes, edits);
     if (bytes === undefined) continue; // its lines moved; the next pass sees it again
     const next = stateOf(file, bytes, lint, policy);
-    const why = regression(current, next, reference);
+    const why = regression(current, next, reference, changedOnPurpose(current, [{ ...c, edits }]));
     if (why !== undefined) {
       skip(c, `not applied: ${why}`);
       continue;

@@ -10,8 +10,13 @@
  * ## Why it matters
  * Older Claude Code versions send the history as is and the API rejects it
  * ("tool_use ids were found without tool_result blocks"). 2.1.330 repairs
- * it on load: it drops an assistant row whose every tool call is
- * unanswered, or adds a synthetic error result.
+ * it on load, and the finding says how, ranked by what that costs:
+ * warning when it drops the assistant row whose every tool call is
+ * unanswered, mid-history (the model no longer sees that call, and
+ * `resume.loaded` no longer counts the row); info when it answers the call
+ * with a synthetic error result (at the end of the history, or beside an
+ * answered call of the same row), or when resume does not send the branch
+ * at all. The request does not fail either way.
  *
  * ## Fix
  * Where the call ends its branch (the assistant record has no children),
@@ -79,10 +84,15 @@ export default defineRule({
     fixable: 'unsafe',
     optInFix: true,
     messages: {
-      dangling: 'tool_use {id} ({count} in this message) has no tool_result after it on its branch',
+      dangling: 'tool_use {id} ({count} in this message) has no tool_result after it on its branch; {what}',
     },
   },
-  check({ index, report }) {
+  check({ index, resume, report }) {
+    const fate = (record: RecordSummary): { what: string; severity: 'warning' | 'info' } => {
+      if (!resume.onChain(record)) return { what: 'resume does not send this branch', severity: 'info' };
+      if (!resume.request().carries(record)) return { what: 'resume drops the call from the request', severity: 'warning' };
+      return { what: 'resume answers it with a synthetic error result', severity: 'info' };
+    };
     const resultsById = new Map<string, RecordSummary[]>();
     for (const r of index.effectiveRecords()) {
       for (const id of r.toolResultIds) {
@@ -105,8 +115,9 @@ export default defineRule({
       if (unanswered.length === 0) continue;
       const endsBranch = record.uuid !== undefined && index.childCount(record.uuid) === 0 && record.recovery === undefined;
       const fix = endsBranch ? syntheticResultFix(index, record, unanswered) : undefined;
+      const { what, severity } = fate(record);
       for (const id of unanswered) {
-        report({ messageId: 'dangling', data: { id: shortId(id), count: record.toolUseIds.length }, record, fix });
+        report({ messageId: 'dangling', data: { id: shortId(id), count: record.toolUseIds.length, what }, record, severity, fix });
       }
     }
   },

@@ -12,7 +12,11 @@
  * tool_result blocks … must have a corresponding tool_use block in the
  * previous message", https://github.com/anthropics/claude-code/issues/8484). Compaction that summarised
  * the call away and lost parallel results are the usual causes. 2.1.330
- * strips such results on load; older versions fail on every turn.
+ * strips such results on load; older versions fail on every turn. The
+ * finding says what 2.1.330 does: warning when resume sends the row and
+ * drops the result from the request (the model loses that tool output);
+ * info when resume does not send the branch. The request does not fail
+ * either way.
  *
  * ## Fix
  * Remove the orphan `tool_result` block; when nothing else is left in the
@@ -61,11 +65,11 @@ export default defineRule({
     fixable: 'unsafe',
     optInFix: true,
     messages: {
-      orphan: 'tool_result for {id} has no matching tool_use in the assistant turn before it',
-      noTurn: 'tool_result for {id} has no assistant turn before it (the conversation starts here)',
+      orphan: 'tool_result for {id} has no matching tool_use in the assistant turn before it; {what}',
+      noTurn: 'tool_result for {id} has no assistant turn before it (the conversation starts here); {what}',
     },
   },
-  check({ index, report }) {
+  check({ index, resume, report }) {
     for (const record of index.effectiveRecords()) {
       if (record.type !== 'user' || record.toolResultIds.length === 0) continue;
       // Walk up to the nearest assistant row.
@@ -100,8 +104,16 @@ export default defineRule({
       for (const id of source?.toolUseIds ?? []) ids.add(id);
       const orphans = new Set(record.toolResultIds.filter((id) => !ids.has(id)));
       const fix = orphans.size > 0 && record.recovery === undefined ? removeResultsFix(index, record, orphans) : undefined;
+      const sent = resume.onChain(record);
+      const what = sent ? 'resume drops it from the request' : 'resume does not send this branch';
       for (const id of orphans) {
-        report({ messageId: assistant === undefined ? 'noTurn' : 'orphan', data: { id: shortId(id) }, record, fix });
+        report({
+          messageId: assistant === undefined ? 'noTurn' : 'orphan',
+          data: { id: shortId(id), what },
+          record,
+          severity: sent ? 'warning' : 'info',
+          fix,
+        });
       }
     }
   },

@@ -31,7 +31,7 @@ describe('cclint check', () => {
     expect(report.summary.files).toBe(4);
     expect(report.summary.errorCount).toBe(5);
     const phantom = report.results.find((x) => x.filePath.endsWith(PHANTOM));
-    expect(phantom?.resume).toEqual({ loaded: 6, total: 16, fidelity: 0.375, sdk: 6 });
+    expect(phantom?.resume).toEqual({ loaded: 6, total: 16, fidelity: 0.375, sdk: 6, apiValid: true, apiViolations: [] });
     expect(phantom?.forks).toEqual({ 'tool-fanout': 0, streaming: 0, progress: 0, 'compaction-replay': 0, rewind: 0, abandoned: [] });
     expect(phantom?.messages.filter((m) => m.severity === 'error').map((m) => [m.ruleId, m.line])).toEqual([['phantom-parent', 11]]);
   });
@@ -141,7 +141,7 @@ describe('cclint check', () => {
       expect(explain.stdout).toContain(section);
     }
     const rules = await run(['rules'], { env: box.env, cwd: box.root });
-    expect(rules.stdout.split('\n').filter((l) => /^[a-z-]+ +(error|warning|info) /.test(l))).toHaveLength(15);
+    expect(rules.stdout.split('\n').filter((l) => /^[a-z-]+ +(error|warning|info) /.test(l))).toHaveLength(21);
     expect((await run(['explain', 'nope'], { env: box.env, cwd: box.root })).code).toBe(2);
   });
 });

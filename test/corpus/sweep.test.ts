@@ -50,6 +50,27 @@ function jsonlFilesUnder(root: string): string[] {
     .sort();
 }
 
+/** The rules of sessions stuck on API Error 400: exact on real sessions, so not even a warning. */
+const API_RULES = new Set(['server-tool-split', 'thinking-order', 'thinking-signature', 'message-id-reuse', 'blank-prompt', 'oversized-image']);
+
+function apiFindingsOnRealFiles(corpus: Corpus, results: ReadonlyMap<string, FileResult>): string[] {
+  return corpusFiles(corpus)
+    .filter((f) => isRealUnaltered(f.kind))
+    .flatMap((f) => {
+      const r = results.get(f.relative);
+      const found = (r?.findings ?? []).filter((x) => API_RULES.has(x.ruleId) && x.severity !== 'info').map((x) => `${f.relative}:${x.line} ${x.ruleId}`);
+      return r?.resume?.apiValid === false ? [...found, `${f.relative}: resume.apiValid false`] : found;
+    });
+}
+
+/** Files whose resumed request breaks an API rule (all hand-written fixtures), with the rules. */
+function apiInvalid(results: ReadonlyMap<string, FileResult>): string[] {
+  return [...results.values()]
+    .filter((r) => r.resume?.apiValid === false)
+    .map((r) => `${r.filePath} ${[...new Set(r.resume?.apiViolations?.map((v) => v.rule))].join(',')}`)
+    .sort();
+}
+
 const notTranscripts = (results: ReadonlyMap<string, FileResult>): string[] =>
   [...results.values()]
     .filter((r) => r.findings.some((f) => f.ruleId === 'not-a-transcript'))
@@ -90,6 +111,12 @@ describe('bundled corpus sweep', () => {
     expect(errorsOnRealFiles(BUNDLED_CORPUS, results)).toEqual([]);
   });
 
+  it('finds no resumed request the API would reject, and no finding of the API rules, on any real transcript', () => {
+    expect(apiFindingsOnRealFiles(BUNDLED_CORPUS, results)).toEqual([]);
+    // A hand-written fixture with unsigned thinking: the real CLI sends it as it is.
+    expect(apiInvalid(results)).toEqual(['agtrace/fixtures/sample-uuid-session.jsonl thinking-signature-missing']);
+  });
+
   it('calls no bundled file "not a transcript"', () => {
     expect(notTranscripts(results)).toEqual([]);
   });
@@ -114,6 +141,16 @@ describeSharedCorpus('corpus sweep', (corpus) => {
   it('finds no error on any real, unaltered transcript', () => {
     expect(files.filter((f) => isRealUnaltered(f.kind)).length).toBe(130);
     expect(errorsOnRealFiles(corpus, results)).toEqual([]);
+  });
+
+  it('finds no resumed request the API would reject, and no finding of the API rules, on any real transcript', () => {
+    expect(apiFindingsOnRealFiles(corpus, results)).toEqual([]);
+    // Checked against the real CLI and the api-validator by npm run test:cli (test/oracle-cli/api400.test.ts).
+    expect(apiInvalid(results)).toEqual([
+      'agent-sessions/claude/large.jsonl thinking-signature-missing',
+      'agtrace/fixtures/sample-uuid-session.jsonl thinking-signature-missing',
+      'cchat/edge_cases.jsonl empty-text',
+    ]);
   });
 
   it('does flag the hand-written broken fixtures', () => {

@@ -126,3 +126,85 @@ export async function askCli(files: readonly string[], jobs = 2): Promise<Map<st
   });
   return answers;
 }
+
+/** What the API validator says of the request the CLI sent (rules of level error or likely only). */
+export interface RequestAnswer extends OracleAnswer {
+  /** API rules the request breaks, as the validator names them (one per violation). */
+  readonly violations: readonly string[];
+}
+
+/** The api-validator beside the CLI oracle (`../shared/tools/api-validator`, or `$CCLINT_API_VALIDATOR`). */
+export const VALIDATOR_DIR = process.env.CCLINT_API_VALIDATOR ?? path.resolve(ORACLE_DIR, '..', 'api-validator');
+
+export function validatorAvailable(): boolean {
+  return fs.existsSync(path.join(VALIDATOR_DIR, 'validate.mjs'));
+}
+
+type Validator = {
+  validateRequest: (body: unknown, options: { originals?: unknown }) => Array<{ rule: string; level: string }>;
+  thinkingOriginals: (file: string) => unknown;
+  bodiesOf: (json: unknown) => unknown[];
+};
+
+/**
+ * Asks the CLI about each file and checks the request it sent with the API
+ * validator. `original` is the session the file was made from: the
+ * validator takes the thinking blocks' original texts and response ids
+ * from it (an edit, or a response id given again, shows only against it).
+ * Cached by the bytes of both files.
+ */
+export async function askCliRequests(entries: ReadonlyArray<{ file: string; original: string }>, jobs = 2): Promise<Map<string, RequestAnswer>> {
+  fs.mkdirSync(CACHE, { recursive: true });
+  const validator = (await import(path.join(VALIDATOR_DIR, 'validate.mjs'))) as Validator;
+  const answers = new Map<string, RequestAnswer>();
+  const todo: Array<{ file: string; original: string; key: string }> = [];
+  for (const e of entries) {
+    const key = createHash('sha256').update(`${CACHE_VERSION}-request-v1`).update(fs.readFileSync(e.file)).update('\0').update(fs.readFileSync(e.original)).digest('hex');
+    const cached = path.join(CACHE, `${key}.json`);
+    if (fs.existsSync(cached)) answers.set(e.file, JSON.parse(fs.readFileSync(cached, 'utf8')) as RequestAnswer);
+    else todo.push({ ...e, key });
+  }
+  if (todo.length === 0) return answers;
+  const run = await load();
+  const dumps = fs.mkdtempSync(path.join(CACHE, 'dump-'));
+  try {
+    await run(async (probe) => {
+      let next = 0;
+      const worker = async (): Promise<void> => {
+        while (next < todo.length) {
+          const { file, original, key } = todo[next++] as { file: string; original: string; key: string };
+          const dump = path.join(dumps, key);
+          let raw: Record<string, unknown>;
+          try {
+            raw = await (probe as (f: string, o: object) => Promise<Record<string, unknown>>)(file, { timeoutMs: 120_000, dump });
+          } catch (error) {
+            raw = { ok: false, error: String(error) };
+          }
+          let violations: string[] = [];
+          const dumped = path.join(dump, `${path.basename(file, '.jsonl')}.json`);
+          if (raw.ok === true && fs.existsSync(dumped)) {
+            const body = validator.bodiesOf(JSON.parse(fs.readFileSync(dumped, 'utf8')))[0];
+            violations = validator
+              .validateRequest(body, { originals: validator.thinkingOriginals(original) })
+              .filter((v) => v.level === 'error' || v.level === 'likely')
+              .map((v) => v.rule);
+          }
+          const answer: RequestAnswer = {
+            ok: raw.ok === true,
+            error: typeof raw.error === 'string' ? raw.error : undefined,
+            loaded: (raw.loaded as OracleRow[] | undefined) ?? [],
+            fps: (raw.fps as string[] | undefined) ?? [],
+            seq: raw.seq as string | undefined,
+            violations,
+          };
+          if (raw.timedOut !== true) fs.writeFileSync(path.join(CACHE, `${key}.json`), JSON.stringify(answer));
+          answers.set(file, answer);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.max(1, Math.min(2, jobs)) }, worker));
+    });
+  } finally {
+    fs.rmSync(dumps, { recursive: true, force: true });
+  }
+  return answers;
+}

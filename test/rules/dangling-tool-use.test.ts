@@ -79,14 +79,16 @@ ruleTester(rule, {
     {
       // peers.md §3 row 5a: an interrupted tool call (#473, #6836). The branch
       // goes on after the call, so a synthetic result would fork it: no fix.
+      // The CLI drops the row from the request (measured): a warning.
       name: 'a tool call never answered',
       records: [user('u1'), assistant('a1', { parent: 'u1', toolUse: ['t1'] }), user('u2', { parent: 'a1' })],
       errors: [{ messageId: 'dangling', line: 2, uuid: 'a1', fix: null }],
     },
     {
+      // The CLI answers t2 with a synthetic error result: nothing is lost.
       name: 'one of two calls in a row answered: one finding for the other',
       records: [user('u1'), assistant('a1', { parent: 'u1', toolUse: ['t1', 't2'] }), toolResult('r1', { parent: 'a1', toolUseId: 't1' })],
-      errors: [{ messageId: 'dangling', line: 2, uuid: 'a1', fix: null }],
+      errors: [{ messageId: 'dangling', line: 2, uuid: 'a1', severity: 'info', fix: null }],
     },
     {
       name: 'the only result sits on another branch',
@@ -96,12 +98,14 @@ ruleTester(rule, {
         user('u2', { parent: 'u1' }),
         toolResult('r1', { parent: 'u2', toolUseId: 't1' }),
       ],
-      errors: [{ messageId: 'dangling', line: 2, uuid: 'a1', fix: { applicability: 'unsafe' } }],
+      // Resume follows the other branch and does not send the call at all.
+      errors: [{ messageId: 'dangling', line: 2, uuid: 'a1', severity: 'info', fix: { applicability: 'unsafe' } }],
     },
     {
+      // The call ends the history: the CLI adds a synthetic result.
       name: 'a result with the same id before the call does not answer it',
       records: [user('u1'), toolResult('r0', { parent: 'u1', toolUseId: 't1' }), assistant('a1', { parent: 'r0', toolUse: ['t1'] })],
-      errors: [{ messageId: 'dangling', line: 3, uuid: 'a1', fix: { applicability: 'unsafe' } }],
+      errors: [{ messageId: 'dangling', line: 3, uuid: 'a1', severity: 'info', fix: { applicability: 'unsafe' } }],
     },
     {
       name: 'same message.id but a different sidechain flag is not a sibling',
@@ -111,7 +115,7 @@ ruleTester(rule, {
         assistant('x1', { parent: 'u1', messageId: 'M', isSidechain: true }),
         toolResult('r1', { parent: 'x1', isSidechain: true, toolUseId: 't1' }),
       ],
-      errors: [{ messageId: 'dangling', line: 2, uuid: 'a1', fix: { applicability: 'unsafe' } }],
+      errors: [{ messageId: 'dangling', line: 2, uuid: 'a1', severity: 'info', fix: { applicability: 'unsafe' } }],
     },
   ],
 });

@@ -65,9 +65,9 @@ describe('not-a-transcript in the engine', () => {
     expect(foreign.forks).toBeUndefined();
     const empty = resultOf(indexOf({ text: '' }), []);
     expect(empty.notTranscript).toBeUndefined();
-    expect(empty.resume).toEqual({ loaded: 0, total: 0, fidelity: 1, sdk: 0 });
+    expect(empty.resume).toEqual({ loaded: 0, total: 0, fidelity: 1, sdk: 0, apiValid: true, apiViolations: [] });
     const healthy = resultOf(indexOf({ text: jsonl([user('u1'), assistant('a1', { parent: 'u1' })]) }), []);
-    expect(healthy.resume).toEqual({ loaded: 2, total: 2, fidelity: 1, sdk: 2 });
+    expect(healthy.resume).toEqual({ loaded: 2, total: 2, fidelity: 1, sdk: 2, apiValid: true, apiViolations: [] });
   });
 
   it('words a verdict the same way for the commands that refuse the file', () => {

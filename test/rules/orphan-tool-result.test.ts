@@ -89,6 +89,12 @@ ruleTester(rule, {
       errors: [{ messageId: 'noTurn', line: 1, uuid: 'r1', fix: { applicability: 'unsafe' } }],
     },
     {
+      // Resume follows the other branch: the request carries nothing of it.
+      name: 'on a branch resume does not send: info',
+      records: [user('u1'), assistant('a1', { parent: 'u1', toolUse: ['t1'] }), toolResult('r1', { parent: 'a1', toolUseId: 't2' }), assistant('b1', { parent: 'u1' })],
+      errors: [{ messageId: 'orphan', line: 3, uuid: 'r1', severity: 'info', fix: { applicability: 'unsafe' } }],
+    },
+    {
       name: 'a result parented to a typed prompt',
       records: [user('u1'), assistant('a1', { parent: 'u1', toolUse: ['t1'] }), user('u2', { parent: 'a1' }), toolResult('r1', { parent: 'u2', toolUseId: 't1' })],
       errors: [{ messageId: 'noTurn', line: 4, uuid: 'r1', fix: { applicability: 'unsafe' } }],
