@@ -16,6 +16,7 @@ import { indexFile, linkGroup, ProjectRegistry } from '../engine/linter.js';
 import type { SessionIndex } from '../core/session-index.js';
 import type { Applicability, Finding, Fix, RecordEdit } from '../core/types.js';
 import { countBySeverity } from '../core/types.js';
+import { sha256 } from '../core/hash.js';
 import { checkInterrupt, critical, pause } from '../interrupt.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
@@ -106,6 +107,74 @@ function interactivePolicy(
   };
 }
 
+const VALUE_CHARS = 80;
+
+/** A value as a plan shows it: short values whole, long strings cut with their length. */
+function shortValue(value: unknown): unknown {
+  if (typeof value === 'string') return value.length > VALUE_CHARS ? `${value.slice(0, VALUE_CHARS)}…(${value.length} chars)` : value;
+  if (value !== null && typeof value === 'object') {
+    const text = JSON.stringify(value);
+    return text.length > VALUE_CHARS ? `${text.slice(0, VALUE_CHARS)}…(${text.length} chars)` : value;
+  }
+  return value;
+}
+
+function parseRecord(line: string): Record<string, unknown> | undefined {
+  try {
+    const v = JSON.parse(line) as unknown;
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The fields that differ between two records, as paths with old and new values (two levels deep). */
+function changedFields(a: Record<string, unknown>, b: Record<string, unknown>, prefix = '', depth = 0): Array<{ path: string; before: unknown; after: unknown }> {
+  const out: Array<{ path: string; before: unknown; after: unknown }> = [];
+  for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    const [x, y] = [a[key], b[key]];
+    if (JSON.stringify(x) === JSON.stringify(y)) continue;
+    const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+    if (depth < 2 && isObj(x) && isObj(y)) out.push(...changedFields(x, y, `${prefix}${key}.`, depth + 1));
+    else out.push({ path: `${prefix}${key}`, before: shortValue(x), after: shortValue(y) });
+  }
+  return out;
+}
+
+/**
+ * An edit as the JSON plan shows it: where, hashes, and only the fields that
+ * change (path, old value, new value); never a whole record, which may hold
+ * anything the session held.
+ */
+function editJson(edit: RecordEdit): object {
+  const hash = (lines: readonly string[]): string => sha256(lines.join('\n'));
+  if (edit.kind === 'delete') {
+    return { kind: 'delete', line: edit.line, sha256Before: sha256(edit.before), uuid: parseRecord(edit.before)?.uuid };
+  }
+  if (edit.kind === 'insertAfter') {
+    return {
+      kind: 'insertAfter',
+      line: edit.line,
+      lines: edit.after.length,
+      sha256After: hash(edit.after),
+      records: edit.after.map((l) => {
+        const r = parseRecord(l);
+        return { type: r?.type, uuid: r?.uuid, parentUuid: r?.parentUuid };
+      }),
+    };
+  }
+  const before = parseRecord(edit.before);
+  const after = edit.after.length === 1 ? parseRecord(edit.after[0] as string) : undefined;
+  return {
+    kind: 'replace',
+    line: edit.line,
+    lines: edit.after.length,
+    sha256Before: sha256(edit.before),
+    sha256After: hash(edit.after),
+    ...(before !== undefined && after !== undefined ? { changes: changedFields(before, after) } : {}),
+  };
+}
+
 function planJson(plan: FilePlan): object {
   return {
     filePath: plan.file.displayPath,
@@ -121,7 +190,7 @@ function planJson(plan: FilePlan): object {
       title: a.title,
       applicability: a.applicability,
       pass: a.pass,
-      edits: a.edits,
+      edits: a.edits.map(editJson),
     })),
     skipped: plan.skipped,
     remaining: countBySeverity(plan.remaining),
