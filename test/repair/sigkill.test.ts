@@ -1,5 +1,5 @@
 /**
- * SIGKILL during a commit of a 8 MB transcript, through the real node port
+ * SIGKILL during a commit of a 4 MB transcript, through the real node port
  * (write-file-atomic) in a child process: whenever the kill lands, the file
  * is byte-exactly the old or the new content. A temp file killed mid-write
  * cannot be removed by the dead process; the test checks that the only thing
@@ -21,7 +21,7 @@ import { SID } from './fixture.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..');
-const SIZE = 8 * 1024 * 1024;
+const SIZE = 4 * 1024 * 1024;
 
 const sha = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
 
@@ -145,7 +145,7 @@ function check(outcome: Outcome, dir: string, target: string, projectDir: string
   return state;
 }
 
-describe('SIGKILL while committing a 8 MB plan', () => {
+describe('SIGKILL while committing a 4 MB plan', () => {
   it('completes when not killed (the harness works)', async () => {
     const { dir, target, projectDir } = setUp('control');
     const outcome = await runChild(dir, undefined, 0);
