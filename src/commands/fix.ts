@@ -130,7 +130,9 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
         progress.step(++seen);
         let onDisk: ReturnType<typeof indexFile>[];
         try {
-          onDisk = group.files.map((f) => indexFile(f));
+          // Other files of the group resolve cross-file parents; a file alone needs no
+          // second index (the planner builds its own): for a 200 MB session, 1.56 GB peak down to 1.43 GB.
+          onDisk = group.files.length > 1 ? group.files.map((f) => indexFile(f)) : [];
         } catch (error) {
           for (const f of group.files) skipFile(f.displayPath, `could not be read: ${error instanceof Error ? error.message : String(error)}`);
           continue;

@@ -6,20 +6,37 @@
  */
 import type { RecordEdit } from '../core/types.js';
 import { countBySeverity } from '../core/types.js';
-import { parseObject, shortValue } from './diff.js';
+import { sha256 } from '../core/hash.js';
+import { parseObject } from './diff.js';
 import type { FilePlan } from './types.js';
 
 export interface FieldChange {
   /** Dotted path of the changed field (`parentUuid`, `message.content`). */
   readonly path: string;
-  /** Short JSON excerpts; absent when the field did not exist on that side. */
-  readonly before?: string | undefined;
-  readonly after?: string | undefined;
+  /**
+   * The old and new values: short ones whole, a long string cut with its
+   * length, a long object or array as a cut JSON text; absent when the
+   * field did not exist on that side.
+   */
+  readonly before?: unknown;
+  readonly after?: unknown;
+}
+
+/** Longest string (or JSON text of an object) a plan shows whole. */
+const VALUE_CHARS = 80;
+
+function planValue(value: unknown): unknown {
+  const text = typeof value === 'string' ? value : value !== null && typeof value === 'object' ? JSON.stringify(value) : undefined;
+  if (text === undefined || text.length <= VALUE_CHARS) return value;
+  return `${text.slice(0, VALUE_CHARS)}…(${text.length} chars)`;
 }
 
 export interface EditReport {
   readonly kind: RecordEdit['kind'];
   readonly line: number;
+  /** sha256 of the old line (replace, delete) and of the new lines joined with `\n` (replace, insert). */
+  readonly sha256Before?: string | undefined;
+  readonly sha256After?: string | undefined;
   /** The record's uuid (the old one for a replace or delete), when the line is a record. */
   readonly uuid?: string | undefined;
   /** For a replace: the fields it changes; for an insert: the new records' `type` and `uuid`. */
@@ -55,8 +72,8 @@ export function changedFields(before: Obj, after: Obj): FieldChange[] {
       if (JSON.stringify(va) === JSON.stringify(vb)) continue;
       changes.push({
         path,
-        ...(key in a ? { before: shortValue(va) } : {}),
-        ...(key in b ? { after: shortValue(vb) } : {}),
+        ...(key in a ? { before: planValue(va) } : {}),
+        ...(key in b ? { after: planValue(vb) } : {}),
       });
     }
   }
@@ -71,33 +88,36 @@ function uuidOf(record: Obj | undefined): string | undefined {
 export function reportEdit(edit: RecordEdit): EditReport {
   switch (edit.kind) {
     case 'delete':
-      return { kind: 'delete', line: edit.line, uuid: uuidOf(parseObject(edit.before)) };
+      return { kind: 'delete', line: edit.line, sha256Before: sha256(edit.before), uuid: uuidOf(parseObject(edit.before)) };
     case 'insertAfter':
       return {
         kind: 'insertAfter',
         line: edit.line,
+        sha256After: sha256(edit.after.join('\n')),
         lines: edit.after.length,
         changes: edit.after.map((text) => {
           const record = parseObject(text);
-          return { path: '(new record)', after: shortValue({ type: record?.type, uuid: record?.uuid }) };
+          return { path: '(new record)', after: { type: planValue(record?.type), uuid: planValue(record?.uuid) } };
         }),
       };
     case 'replace': {
       const old = parseObject(edit.before);
       const [single, ...more] = edit.after;
       const next = single !== undefined && more.length === 0 ? parseObject(single) : undefined;
+      const hashes = { sha256Before: sha256(edit.before), sha256After: sha256(edit.after.join('\n')) };
       if (old !== undefined && next !== undefined) {
-        return { kind: 'replace', line: edit.line, uuid: uuidOf(old), changes: changedFields(old, next) };
+        return { kind: 'replace', line: edit.line, ...hashes, uuid: uuidOf(old), lines: 1, changes: changedFields(old, next) };
       }
       // A damaged line recovered into records, or a record split in two: name them, show no text.
       return {
         kind: 'replace',
         line: edit.line,
+        ...hashes,
         uuid: uuidOf(old),
         lines: edit.after.length,
         changes: edit.after.map((text) => {
           const record = parseObject(text);
-          return { path: '(record)', after: record === undefined ? `(${text.length} chars)` : shortValue({ type: record.type, uuid: record.uuid }) };
+          return { path: '(record)', after: record === undefined ? `(${text.length} chars)` : { type: planValue(record.type), uuid: planValue(record.uuid) } };
         }),
       };
     }

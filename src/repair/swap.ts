@@ -24,7 +24,7 @@ import { errorText, removeQuietly } from './fs-port.js';
 import type { FsPort, ReadHandle } from './fs-port.js';
 
 /** How long a replaced inode must stay the same size before it counts as quiet. */
-export const QUIET_MS = 40;
+export const QUIET_MS = 100;
 const POLL_MS = 10;
 /** A replaced inode that keeps growing for this long is read as it is. */
 const MAX_SETTLE_MS = 2_000;

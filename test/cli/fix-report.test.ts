@@ -39,8 +39,11 @@ describe('what fix reports about a plan', () => {
           {
             kind: 'replace',
             line: 3,
+            sha256Before: expect.stringMatching(/^[0-9a-f]{64}$/),
+            sha256After: expect.stringMatching(/^[0-9a-f]{64}$/),
             uuid: uuidOf('a2'),
-            changes: [{ path: 'parentUuid', before: 'null', after: JSON.stringify(uuidOf('a1')) }],
+            lines: 1,
+            changes: [{ path: 'parentUuid', before: null, after: uuidOf('a1') }],
           },
         ],
       }),

@@ -1,7 +1,8 @@
 /**
  * SIGKILL at spread-out moments of a real `cclint fix --yes` (the built
- * executable) on a generated session: 40 kills from early in planning to
- * after the write. Each time the session must hold the old bytes, or the
+ * executable) on a generated session: 40 kills, half spread over the whole
+ * run, half over the commit (timed from its journal entry appearing, so they
+ * land in the write whatever the machine's load). Each time the session must hold the old bytes, or the
  * new bytes, and the next run (`cclint restore <file>`) must complete the
  * journal and give the old bytes back when the fix had landed; no stray file
  * may remain beside the session, nor a journal entry, nor the backup of a fix
@@ -51,19 +52,45 @@ interface Run {
   readonly ms: number;
 }
 
-function cclint(args: string[], env: NodeJS.ProcessEnv, cwd: string, killAfterMs?: number): Promise<Run> {
+/**
+ * Runs cclint; with `kill`, SIGKILLs it `afterMs` after it starts, or, with
+ * `afterJournal`, that long after its journal entry appears (the commit has
+ * begun), so kills land in the write whatever the machine's load.
+ */
+function cclint(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  kill?: { afterMs: number; afterJournal?: boolean },
+): Promise<Run & { commitMs?: number }> {
   const started = Date.now();
   const child = spawn(process.execPath, [cli, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => void (stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => void (stderr += c.toString()));
-  const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+  const inflight = path.join(String(env.CCLINT_HOME), 'inflight');
+  let journalAt: number | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const poll = setInterval(() => {
+    if (journalAt !== undefined) return;
+    try {
+      if (fs.readdirSync(inflight).some((n) => n.endsWith('.json'))) {
+        journalAt = Date.now();
+        if (kill?.afterJournal === true) timer = setTimeout(() => child.kill('SIGKILL'), kill.afterMs);
+      }
+    } catch {
+      // not there yet
+    }
+  }, 2);
+  if (kill !== undefined && kill.afterJournal !== true) timer = setTimeout(() => child.kill('SIGKILL'), kill.afterMs);
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('exit', (code, signal) => {
+      clearInterval(poll);
       if (timer !== undefined) clearTimeout(timer);
-      resolve({ code, killed: signal === 'SIGKILL', stdout, stderr, ms: Date.now() - started });
+      const ended = Date.now();
+      resolve({ code, killed: signal === 'SIGKILL', stdout, stderr, ms: ended - started, commitMs: journalAt === undefined ? undefined : ended - journalAt });
     });
   });
 }
@@ -88,6 +115,7 @@ function bakFiles(dir: string): string[] {
 describe(`SIGKILL during cclint fix --yes of a ${MB} MB session`, () => {
   let fixedHash = '';
   let controlMs = 0;
+  let commitMs = 0;
 
   it('runs to the end when not killed (the harness works)', async () => {
     const { dir, file, env } = setUp('control');
@@ -97,24 +125,27 @@ describe(`SIGKILL during cclint fix --yes of a ${MB} MB session`, () => {
     fixedHash = sha(fs.readFileSync(file));
     expect(fixedHash).not.toBe(before);
     controlMs = run.ms;
+    commitMs = run.commitMs ?? 0;
+    expect(commitMs).toBeGreaterThan(0);
   }, 600_000);
 
   it(`${KILLS} kills: old bytes, or new bytes that the next run audits and restore undoes; no stray file`, async () => {
     expect(fixedHash).not.toBe('');
     const outcomes = { old: 0, new: 0, finished: 0 };
     for (let k = 0; k < KILLS; k++) {
-      // Half spread from early in planning to the end of the control run,
-      // half over its last part, where the backup, swap and audit happen.
+      // Half spread over the whole run (from early in planning on), half over
+      // the commit (from its journal entry to past the control run's end).
       const half = KILLS / 2;
-      const delay = Math.round(controlMs * (k < half ? 0.1 + (0.9 * k) / (half - 1) : 0.7 + (0.35 * (k - half)) / (half - 1)));
+      const inCommit = k >= half;
+      const delay = inCommit ? Math.round((commitMs * 1.2 * (k - half)) / (half - 1)) : Math.round(controlMs * (0.1 + (0.9 * k) / (half - 1)));
       const { dir, file, projectDir, env } = setUp(`kill-${k}`);
-      const run = await cclint(['fix', '--yes', file], env, dir, delay);
+      const run = await cclint(['fix', '--yes', file], env, dir, { afterMs: delay, afterJournal: inCommit });
       if (!run.killed) {
         expect(run.code, run.stderr).toBe(0);
         outcomes.finished++;
       }
       const hash = sha(fs.readFileSync(file));
-      expect([before, fixedHash], `kill ${k} at ${delay} ms`).toContain(hash);
+      expect([before, fixedHash], `kill ${k} at ${delay} ms${inCommit ? ' into the commit' : ''}`).toContain(hash);
       const landed = hash === fixedHash;
       if (landed) outcomes.new++;
       else outcomes.old++;
@@ -135,7 +166,7 @@ describe(`SIGKILL during cclint fix --yes of a ${MB} MB session`, () => {
       expect(bakFiles(dir), `kill ${k}`).toHaveLength(landed ? 2 : 0);
       fs.rmSync(dir, { recursive: true, force: true });
     }
-    process.stdout.write(`kill outcomes on ${MB} MB (control run ${controlMs} ms): ${JSON.stringify(outcomes)}\n`);
+    process.stdout.write(`kill outcomes on ${MB} MB (control run ${controlMs} ms, commit ${commitMs} ms): ${JSON.stringify(outcomes)}\n`);
     // The kills were spread: some before the swap, some after.
     expect(outcomes.old, JSON.stringify(outcomes)).toBeGreaterThan(0);
     expect(outcomes.new, JSON.stringify(outcomes)).toBeGreaterThan(0);

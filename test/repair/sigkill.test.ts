@@ -1,10 +1,12 @@
 /**
- * SIGKILL during a commit of a 8 MB transcript, through the real node port
- * (write-file-atomic) in a child process: whenever the kill lands, the file
- * is byte-exactly the old or the new content. A temp file killed mid-write
- * cannot be removed by the dead process; the test checks that the only thing
- * it may leave is such a temp (never a `.jsonl` name Claude Code would list),
- * and that the next run's recovery removes it.
+ * SIGKILL at chosen steps of a commit of a 4 MB transcript, through the real
+ * node port in a child process: before the commit, while the temp file is
+ * written, right after the rename and while lines are carried. Whenever the
+ * kill lands, the file is byte-exactly the old or the new content; the only
+ * thing it may leave beside the session is the writer's hidden temp file
+ * (never a `.jsonl` name Claude Code would list); the next run's recovery
+ * removes it, audits a fix that landed (and restore then gives the old
+ * bytes back), and removes the backup of one that did not.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -21,7 +23,7 @@ import { SID } from './fixture.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..');
-const SIZE = 8 * 1024 * 1024;
+const SIZE = 4 * 1024 * 1024;
 
 const sha = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
 
@@ -145,7 +147,7 @@ function check(outcome: Outcome, dir: string, target: string, projectDir: string
   return state;
 }
 
-describe('SIGKILL while committing a 8 MB plan', () => {
+describe('SIGKILL while committing a 4 MB plan', () => {
   it('completes when not killed (the harness works)', async () => {
     const { dir, target, projectDir } = setUp('control');
     const outcome = await runChild(dir, undefined, 0);

@@ -1,5 +1,5 @@
 /**
- * The real node port on a temp folder: `write-file-atomic` replaces the
+ * The real node port on a temp folder: the swap replaces the
  * file (a new inode), keeps its mode, leaves no temp file beside it, and
  * `cclint restore <id>` puts the old bytes back through the CLI.
  */
