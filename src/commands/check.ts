@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { defaultProjectsRoot, discover } from '../core/discovery.js';
+import { defaultProjectsRoot } from '../core/discovery.js';
 import { openCache } from '../engine/cache.js';
 import { lintGroups, startLintThreads } from '../engine/parallel.js';
 import type { FileResult } from '../core/types.js';
@@ -25,7 +25,7 @@ import {
   note,
   parseNonNegativeInt,
   progressLine,
-  reportIgnored,
+  discoverInputs,
   resolveInputs,
   runConfig,
   writeFileFor,
@@ -74,13 +74,8 @@ export async function runCheck(
   // get ready while the folder is walked. lintGroups stops them if unneeded.
   // With the cache, threads start only once the folders to read are known.
   const threads = cache === undefined && inputs.some((input) => isFolder(path.resolve(io.cwd, input))) ? startLintThreads() : undefined;
-  const discovery = discover(inputs, io.cwd, { groupLegacyAgents: false, ignore });
-  reportIgnored(io, discovery.ignoredExplicit);
-  let unreadableExplicit = false;
-  for (const problem of discovery.problems) {
-    note(io, problem.message);
-    if (problem.explicit) unreadableExplicit = true;
-  }
+  const { discovery, unreadableExplicit: namedUnreadable } = discoverInputs(io, inputs, { groupLegacyAgents: false, ignore });
+  let unreadableExplicit = namedUnreadable;
   const progress = progressLine(io);
   const total = discovery.groups.length;
   const outcome = await lintGroups(discovery.groups, discovery.projectFiles, lint, (done) =>

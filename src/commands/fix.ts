@@ -11,7 +11,7 @@ import { styleText } from 'node:util';
 import { Command, Option } from 'commander';
 import { shellCommand } from '../shell-word.js';
 import { escapeForTerminal, terminalSafeJson } from '../escape.js';
-import { defaultProjectsRoot, describeFsError, discover } from '../core/discovery.js';
+import { defaultProjectsRoot, describeFsError } from '../core/discovery.js';
 import { CclintError, InterruptedError, UsageError } from '../core/errors.js';
 import { indexFile, linkGroup, ProjectRegistry } from '../engine/linter.js';
 import type { Applicability } from '../core/types.js';
@@ -22,7 +22,7 @@ import { useColor } from '../io.js';
 import { planReport } from '../repair/plan-report.js';
 import type { Decider, FilePlan } from '../repair/types.js';
 import { interactivePolicy } from './fix-prompt.js';
-import { collect, reportIgnored, resolveInputs, runConfig, sessionProgress } from './shared.js';
+import { collect, discoverInputs, resolveInputs, runConfig, sessionProgress } from './shared.js';
 import { VERSION } from '../version.js';
 
 interface FixOptions {
@@ -95,13 +95,8 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
       }
       const { lint, ignore } = runConfig(io, options.config, []);
       const { inputs } = resolveInputs(paths, io);
-      const discovery = discover(inputs, io.cwd, { ignore });
-      reportIgnored(io, discovery.ignoredExplicit);
-      let failed = false;
-      for (const problem of discovery.problems) {
-        io.stderr.write(`cclint: ${problem.message}\n`);
-        if (problem.explicit) failed = true;
-      }
+      const { discovery, unreadableExplicit } = discoverInputs(io, inputs, { ignore });
+      let failed = unreadableExplicit;
       // Interactive runs offer unsafe fixes too, marked, declined by Enter.
       const allow = new Set<Applicability>(options.unsafe === true || interactive ? ['safe', 'unsafe'] : ['safe']);
       const only = options.rule.length > 0 ? new Set(options.rule) : undefined;

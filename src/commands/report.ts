@@ -10,7 +10,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
-import { discover } from '../core/discovery.js';
 import type { SessionIndex } from '../core/session-index.js';
 import { describeNotTranscript } from '../core/transcript.js';
 import type { Applicability, Finding, FileResult } from '../core/types.js';
@@ -21,7 +20,7 @@ import { page, reportHtml, sessionSectionHtml } from '../formatters/report-html.
 import { sectionOf } from '../core/views/report.js';
 import type { Io } from '../io.js';
 import { VERSION } from '../version.js';
-import { checkWritableTarget, note, progressLine, reportIgnored, resolveInputs, runConfig, writeReport } from './shared.js';
+import { checkWritableTarget, note, progressLine, discoverInputs, resolveInputs, runConfig, writeReport } from './shared.js';
 
 export interface ReportOptions {
   readonly outputFile?: string;
@@ -81,13 +80,8 @@ transcript, or holds no session file, or the file cannot be written.`,
       if (options.outputFile !== undefined) checkWritableTarget(`--output-file ${options.outputFile}`, path.resolve(io.cwd, options.outputFile));
       const { lint, ignore } = runConfig(io, undefined, []);
       const { inputs } = resolveInputs(paths, io);
-      const discovery = discover(inputs, io.cwd, { ignore });
-      reportIgnored(io, discovery.ignoredExplicit);
-      let failed = false;
-      for (const problem of discovery.problems) {
-        note(io, problem.message);
-        if (problem.explicit) failed = true;
-      }
+      const { discovery, unreadableExplicit } = discoverInputs(io, inputs, { ignore });
+      let failed = unreadableExplicit;
       const registry = new ProjectRegistry(discovery.projectFiles);
       const progress = progressLine(io);
       const rows: SessionRow[] = [];

@@ -9,7 +9,6 @@
  */
 import fs from 'node:fs';
 import { Command, Option } from 'commander';
-import { discover } from '../core/discovery.js';
 import { UsageError } from '../core/errors.js';
 import type { SessionIndex } from '../core/session-index.js';
 import { notTranscript } from '../core/transcript.js';
@@ -19,7 +18,7 @@ import { renderSessionHits, sessionHitsJson } from '../formatters/search.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
 import { painter, plural } from './render.js';
-import { note, reportIgnored, resolveInputs, runConfig } from './shared.js';
+import { discoverInputs, note, resolveInputs, runConfig } from './shared.js';
 
 export interface SearchOptions {
   readonly regex?: boolean;
@@ -83,13 +82,8 @@ export function runSearch(text: string, paths: readonly string[], options: Searc
   const matcher = matcherFor(text, options.regex === true);
   const { ignore } = runConfig(io, undefined, []);
   const { inputs } = resolveInputs(paths, io);
-  const discovery = discover(inputs, io.cwd, { ignore });
-  reportIgnored(io, discovery.ignoredExplicit);
-  let failed = false;
-  for (const problem of discovery.problems) {
-    note(io, problem.message);
-    if (problem.explicit) failed = true;
-  }
+  const { discovery, unreadableExplicit } = discoverInputs(io, inputs, { ignore });
+  let failed = unreadableExplicit;
   const registry = new ProjectRegistry(discovery.projectFiles);
   // Newest first, while streaming: the file written last holds the latest activity.
   const groups = discovery.groups

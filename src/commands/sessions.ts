@@ -11,7 +11,7 @@
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { didYouMean } from '../core/did-you-mean.js';
-import { defaultProjectsRoot, discover } from '../core/discovery.js';
+import { defaultProjectsRoot } from '../core/discovery.js';
 import { groupCache, openCache, plainResult } from '../engine/cache.js';
 import { type GroupOutcome, lintGroup, ProjectRegistry } from '../engine/linter.js';
 import { describeNotTranscript } from '../core/transcript.js';
@@ -32,7 +32,7 @@ import { renderSessionsTable, sessionsJson } from '../formatters/sessions.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
 import { painter } from './render.js';
-import { checkWritableTarget, note, progressLine, reportIgnored, resolveInputs, runConfig, writeReport } from './shared.js';
+import { checkWritableTarget, note, progressLine, discoverInputs, resolveInputs, runConfig, writeReport } from './shared.js';
 
 // The model (src/core/views/sessions.ts) and its renderers (src/formatters/sessions.ts), re-exported for existing importers.
 export {
@@ -75,13 +75,8 @@ export function runSessions(paths: readonly string[], io: Io, settings: { readon
   const { lint, ignore } = runConfig(io, undefined, []);
   const { inputs } = resolveInputs(paths, io);
   const config = settings.cache === true ? openCache(io.env, io.cwd, defaultProjectsRoot(io.env), inputs, lint, 'sessions') : undefined;
-  const discovery = discover(inputs, io.cwd, { ignore });
-  reportIgnored(io, discovery.ignoredExplicit);
-  let unreadableExplicit = false;
-  for (const problem of discovery.problems) {
-    note(io, problem.message);
-    if (problem.explicit) unreadableExplicit = true;
-  }
+  const { discovery, unreadableExplicit: namedUnreadable } = discoverInputs(io, inputs, { ignore });
+  let unreadableExplicit = namedUnreadable;
   const registry = new ProjectRegistry(discovery.projectFiles);
   // Display paths in results and notes depend on the working folder.
   const cache = groupCache(config, 'sessions', discovery.groups, discovery.projectFiles, io.cwd, (v: { outcome: GroupOutcome; facts: FileFacts[] }) => v.outcome.failures.length === 0, (m) => say(m));

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { type PathFilter, type ResolvedConfig, applyRuleFlags, ignoreFilter, loadConfig } from '../core/config.js';
-import { defaultProjectsRoot, describeFsError } from '../core/discovery.js';
+import { type Discovery, type DiscoverOptions, defaultProjectsRoot, describeFsError, discover } from '../core/discovery.js';
 import { PathError, UsageError } from '../core/errors.js';
 import type { LintOptions } from '../engine/linter.js';
 import { escapeForTerminal } from '../escape.js';
@@ -55,6 +55,27 @@ export function runConfig(io: Io, configPath: string | undefined, ruleFlags: rea
   const known = new Set(RULES_BY_ID.keys());
   const config = applyRuleFlags(loadConfig(configPath, io.cwd, known, io.env), ruleFlags, known);
   return { lint: { rules: RULES, severities: config.rules, only: config.only }, ignore: ignoreFilter(config.ignorePatterns), config };
+}
+
+/**
+ * Finds the session files under `inputs` and says on stderr, one line each,
+ * which named files `ignorePatterns` left out and which paths could not be
+ * read. `unreadableExplicit`: a path named on the command line could not be
+ * read, which makes the run exit 2.
+ */
+export function discoverInputs(
+  io: Io,
+  inputs: readonly string[],
+  options: DiscoverOptions,
+): { discovery: Discovery; unreadableExplicit: boolean } {
+  const discovery = discover(inputs, io.cwd, options);
+  reportIgnored(io, discovery.ignoredExplicit);
+  let unreadableExplicit = false;
+  for (const problem of discovery.problems) {
+    note(io, problem.message);
+    if (problem.explicit) unreadableExplicit = true;
+  }
+  return { discovery, unreadableExplicit };
 }
 
 /** Says on stderr which named files `ignorePatterns` left out, as ESLint does. */

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { resumeModel } from '../../src/core/resume.js';
 import type { RecordSummary } from '../../src/core/records.js';
 import { indexText } from './corpus.js';
+import { pngBase64 } from '../helpers/fix-twice.js';
 
 type Row = Record<string, unknown> & { uuid?: string; parentUuid?: string | null; type?: string };
 
@@ -40,17 +41,6 @@ const uuid = (seed: string): string => {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 };
 
-function pngBase64(width: number, height: number): string {
-  const b = Buffer.alloc(33);
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(b, 0);
-  b.writeUInt32BE(13, 8);
-  b.write('IHDR', 12, 'latin1');
-  b.writeUInt32BE(width, 16);
-  b.writeUInt32BE(height, 20);
-  b[24] = 8;
-  b[25] = 6;
-  return b.toString('base64');
-}
 
 /** Rows of the file (null for a line that is not JSON), and the chain resume loads, by uuid. */
 function read(text: string): { rows: Row[]; chain: RecordSummary[] } | undefined {
