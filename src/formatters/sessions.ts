@@ -19,6 +19,7 @@ export function sessionsJson(placed: readonly PlacedRow[]): string {
     lastActivity: Number.isNaN(row.lastTime) ? null : new Date(row.lastTime).toISOString(),
     records: row.records,
     fidelity: row.fidelity,
+    apiValid: row.apiValid ?? null,
     score: row.score,
     errors: row.errors,
     warnings: row.warnings,

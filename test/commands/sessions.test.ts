@@ -125,6 +125,7 @@ describe('cclint sessions', () => {
       lastActivity: '2026-01-05T05:01:40.000Z',
       records: 7,
       fidelity: 1,
+      apiValid: true,
       score: 1,
       errors: 0,
       warnings: 1,

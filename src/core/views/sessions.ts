@@ -45,6 +45,8 @@ export interface SessionRow {
   readonly firstTime: number;
   readonly records: number;
   readonly fidelity: number;
+  /** Whether the first request after `claude --resume` passes the Messages API's rules (undefined: not judged). */
+  readonly apiValid?: boolean | undefined;
   readonly score: number;
   readonly errors: number;
   readonly warnings: number;
@@ -153,6 +155,7 @@ export function rowOf(results: readonly FileResult[], facts: readonly FileFacts[
     firstTime: main.firstTime,
     records: results.reduce((n, r) => n + r.recordCount, 0),
     fidelity: mainResult.resume?.fidelity ?? 1,
+    apiValid: mainResult.resume?.apiValid,
     score: results.reduce((s, r) => Math.max(s, r.score ?? 0), 0),
     errors: results.reduce((n, r) => n + r.errorCount, 0),
     warnings: results.reduce((n, r) => n + r.warningCount, 0),
