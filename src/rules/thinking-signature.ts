@@ -22,7 +22,8 @@
  * thinking goes, and the rows below it hang from the row above). Unsafe:
  * the model no longer sees what it thought in that turn, and the original
  * stays only in the backup. The API accepts earlier turns without their
- * thinking.
+ * thinking. Offered only where the request fails today: a block on a branch
+ * resume does not send (a rewind's abandoned attempt) is left as it is.
  *
  * ## Known false positives
  * A thinking text edited where no unedited copy is left cannot be seen
@@ -84,7 +85,10 @@ export default defineRule({
     for (const record of [...found.keys()].sort((a, b) => a.ordinal - b.ordinal)) {
       const { messageId, data } = found.get(record) as { messageId: string; data: Record<string, string | number> };
       const { what, severity } = fate(record);
-      report({ messageId, data: { ...data, what }, record, severity, fix: dropThinkingFix(index, record) });
+      // Only a request that fails is worth losing thinking for: a response
+      // resume does not send today (an abandoned attempt, a row before a
+      // break) is left as it is, so a rewind's old attempt is never rewritten.
+      report({ messageId, data: { ...data, what }, record, severity, fix: severity === 'error' ? dropThinkingFix(index, record) : undefined });
     }
   },
 });

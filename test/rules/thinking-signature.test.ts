@@ -42,9 +42,9 @@ ruleTester(rule, {
       errors: [{ messageId: 'edited', line: 3, uuid: 'k2', fix: { applicability: 'unsafe' } }],
     },
     {
-      name: 'on a branch resume does not send: a warning',
+      name: 'on a branch resume does not send: a warning, and no fix (nothing fails today)',
       records: [user('u1'), think('k1', 'u1', thinkingBlock('plan', '')), assistant('a1', { parent: 'u1', text: 'Other.' })],
-      errors: [{ messageId: 'unsigned', line: 2, uuid: 'k1', severity: 'warning', fix: { applicability: 'unsafe' } }],
+      errors: [{ messageId: 'unsigned', line: 2, uuid: 'k1', severity: 'warning', fix: null }],
     },
   ],
 });

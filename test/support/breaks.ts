@@ -164,7 +164,13 @@ function abandonedCopy(o: Obj, seed: string, uuidMap: Map<string, string>, toolM
       m.content = m.content.map((b) => {
         const block = { ...(b as Obj) };
         if (block.type === 'text' && typeof block.text === 'string') block.text = `(first attempt) ${block.text}`;
-        if (block.type === 'thinking' && typeof block.thinking === 'string') block.thinking = `(first attempt) ${block.thinking}`;
+        if (block.type === 'thinking' && typeof block.thinking === 'string') {
+          // Another response, so another signature: the API signs each thinking text.
+          block.thinking = `(first attempt) ${block.thinking}`;
+          if (typeof block.signature === 'string' && block.signature !== '') {
+            block.signature = Buffer.from(`${seed}:s:${block.signature}`).toString('base64');
+          }
+        }
         if (block.type === 'tool_use') block.id = tool(block.id);
         if (block.type === 'tool_result') block.tool_use_id = tool(block.tool_use_id);
         return block;
