@@ -290,8 +290,8 @@ function rewritesOtherBytes(edit: RecordEdit): boolean {
  * run: its rule, its record (a line without a uuid by its bytes, since an
  * earlier pass may move it) and its title with line numbers left out.
  */
-function fixIdentity(finding: Finding, fix: Fix): string {
-  const subject = finding.uuid ?? sha256(fix.edits().map((e) => (e.kind === 'insertAfter' ? `+${e.line}` : e.before)).join('\n'));
+function fixIdentity(finding: Finding, fix: Fix, edits: readonly RecordEdit[]): string {
+  const subject = finding.uuid ?? sha256(edits.map((e) => (e.kind === 'insertAfter' ? `+${e.line}` : e.before)).join('\n'));
   return `${finding.ruleId}:${subject}:${fix.title.replace(/\bline \d+/g, 'line #')}`;
 }
 
@@ -345,9 +345,6 @@ export async function planFile(
       .sort((a, b) => a.line - b.line || (ruleOrder.get(a.ruleId) ?? 0) - (ruleOrder.get(b.ruleId) ?? 0));
     for (const finding of ordered) {
       const fix = finding.fix as Fix;
-      const identity = fixIdentity(finding, fix);
-      if (declined.has(identity)) continue;
-      if (policy.rules !== undefined && !policy.rules.has(finding.ruleId)) continue;
       // Opt-in fixes change what a healthy session holds (content shape,
       // synthetic tool results); the person asks for them by naming the rule.
       if (optIn.has(finding.ruleId) && policy.rules?.has(finding.ruleId) !== true) continue;
@@ -363,6 +360,8 @@ export async function planFile(
         continue;
       }
       if (edits.length === 0) continue;
+      const identity = fixIdentity(finding, fix, edits);
+      if (declined.has(identity)) continue;
       let applicability = fix.applicability;
       if (applicability === 'safe' && edits.some(rewritesOtherBytes)) applicability = 'unsafe';
       let candidate: Candidate = { finding, fix: { ...fix, applicability }, edits };

@@ -97,6 +97,32 @@ describe('planFile', () => {
     expect(plan.skipped.map((s) => s.reason)).toEqual(['not applied: it would add 1 off warning finding(s)']);
   });
 
+  it('leaves out a fix whose edits cannot be built, even for a finding without a uuid, and goes on', async () => {
+    resetClock();
+    const bytes = Buffer.from(jsonl([user('u1'), assistant('a1', { parent: 'u1' })]));
+    // What rewriting a record nested thousands of levels deep throws.
+    const tooDeep: Rule = defineRule({
+      meta: { id: 'too-deep', description: 'test', severity: 'error', fixable: 'safe', messages: { m: 'deep' } },
+      check({ report }) {
+        report({
+          messageId: 'm',
+          line: 2,
+          fix: {
+            title: 'rewrite',
+            applicability: 'safe',
+            edits: () => {
+              throw new RangeError('Maximum call stack size exceeded');
+            },
+          },
+        });
+      },
+    });
+    const plan = await planFile(file, bytes, { rules: [tooDeep], severities: new Map() }, { allow: new Set(['safe']) });
+    expect(plan.applied).toEqual([]);
+    expect(plan.after.equals(bytes)).toBe(true);
+    expect(plan.skipped.map((s) => [s.line, s.reason])).toEqual([[2, 'not applied: the record cannot be rewritten (nested too deep)']]);
+  });
+
   it('drops a fix whose record would not match its schema', async () => {
     resetClock();
     const bytes = Buffer.from(jsonl([user('u1'), assistant('a1', { parent: 'u1' })]));
