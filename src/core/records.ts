@@ -194,11 +194,12 @@ export interface ImageFacts {
 }
 
 /** Reads width and height from the header of a PNG, JPEG, GIF or WebP image given as base64. */
-export function imageDimensions(base64: string, prefix = 1 << 16): { width: number; height: number; format: string | undefined } {
+export function imageDimensions(base64: string, prefix = 64): { width: number; height: number; format: string | undefined } {
   const none = { width: 0, height: 0, format: undefined };
-  // The header sits at the start: decode only a prefix (a multiple of 4
-  // characters). A JPEG's size marker may follow a long EXIF block: look
-  // further for that one only.
+  // Every check of every session reads this, so decode only what the header
+  // needs (a multiple of 4 characters): 48 bytes answer PNG, GIF and WebP.
+  // A JPEG's size marker follows its other segments (EXIF can be long):
+  // look 16 times further each time, for that one only.
   const buf = Buffer.from(base64.length > prefix ? base64.slice(0, prefix) : base64, 'base64');
   if (buf.length >= 24 && buf.readUInt32BE(0) === 0x89504e47) return { width: buf.readUInt32BE(16), height: buf.readUInt32BE(20), format: 'png' };
   if (buf.length >= 10 && buf.toString('latin1', 0, 3) === 'GIF') return { width: buf.readUInt16LE(6), height: buf.readUInt16LE(8), format: 'gif' };
