@@ -9,9 +9,8 @@
 import fs from 'node:fs';
 import { styleText } from 'node:util';
 import { Command, Option } from 'commander';
-import { shellCommand } from '../shell-word.js';
 import { escapeForTerminal, terminalSafeJson } from '../escape.js';
-import { defaultProjectsRoot, describeFsError } from '../core/discovery.js';
+import { describeFsError } from '../core/discovery.js';
 import { CclintError, InterruptedError, UsageError } from '../core/errors.js';
 import { indexFile, linkGroup, ProjectRegistry } from '../engine/linter.js';
 import type { Applicability } from '../core/types.js';
@@ -22,8 +21,7 @@ import { useColor } from '../io.js';
 import { planReport } from '../repair/plan-report.js';
 import type { Decider, FilePlan } from '../repair/types.js';
 import { interactivePolicy } from './fix-prompt.js';
-import { collect, discoverInputs, resolveInputs, runConfig, sessionProgress } from './shared.js';
-import { VERSION } from '../version.js';
+import { collect, discoverInputs, resolveInputs, runConfig, sessionProgress, undoCommand, writeOptions } from './shared.js';
 
 interface FixOptions {
   readonly dryRun?: boolean | undefined;
@@ -86,11 +84,11 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
       const diff = await import('../repair/diff.js');
       const { colorDiff, filePatch, renderPatch } = diff;
       const { planFile } = await import('../repair/plan.js');
-      const { cclintHome, commitPlan, recoverJournals } = await import('../repair/write.js');
+      const { commitPlan, recoverJournals } = await import('../repair/write.js');
       const { nodeFs } = await import('../repair/fs-port.js');
       if (options.dryRun !== true) {
         // Complete what a killed run left: a fix that landed gets its audit line (so it can be undone).
-        const recovered = recoverJournals({ fs: nodeFs(), env: io.env, cclintHome: cclintHome(io.env, io.cwd), cwd: io.cwd });
+        const recovered = recoverJournals({ fs: nodeFs(), env: io.env, cwd: io.cwd });
         for (const id of recovered.audited) io.stdout.write(`completed the audit of an interrupted fix; undo with: cclint restore ${id}\n`);
       }
       const { lint, ignore } = runConfig(io, options.config, []);
@@ -173,24 +171,11 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
             await pause();
             checkInterrupt(); // the last look before this file's write
             const entry = await critical(() =>
-              commitPlan(plan, {
-                fs: fsPort,
-                env: io.env,
-                cclintHome: cclintHome(io.env, io.cwd),
-                cwd: io.cwd,
-                projectsRoot: defaultProjectsRoot(io.env),
-                backupDir: options.backupDir,
-                auditLog: options.auditLog,
-                force: options.force === true,
-                decidedBy,
-                version: VERSION,
-                now: io.now ?? Date.now,
-              }),
+              commitPlan(plan, writeOptions(io, fsPort, options, decidedBy)),
             );
             progress.clear();
-            const undo = ['cclint', 'restore', entry.id, ...(options.auditLog === undefined ? [] : ['--audit-log', options.auditLog])];
             io.stdout.write(
-              `${summaryLine(plan, 'fixed')}\n  backup ${escapeForTerminal(entry.backup)}\n  undo with: ${escapeForTerminal(shellCommand(undo))}\n`,
+              `${summaryLine(plan, 'fixed')}\n  backup ${escapeForTerminal(entry.backup)}\n  undo with: ${undoCommand(entry.id, options)}\n`,
             );
           } catch (error) {
             if (error instanceof InterruptedError) throw error;

@@ -11,7 +11,7 @@
  */
 import fs from 'node:fs';
 import { Command } from 'commander';
-import { defaultProjectsRoot, describeFsError } from '../core/discovery.js';
+import { describeFsError } from '../core/discovery.js';
 import { PathError, UsageError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
 import { bufferSource } from '../core/reader.js';
@@ -26,8 +26,7 @@ import { escapeForTerminal } from '../escape.js';
 import { critical } from '../interrupt.js';
 import type { Io } from '../io.js';
 import type { FilePlan } from '../repair/types.js';
-import { VERSION } from '../version.js';
-import { runConfig } from './shared.js';
+import { runConfig, undoCommand, writeOptions } from './shared.js';
 import { loadSession } from './session-arg.js';
 
 /** The `ruleId` rename's audit lines carry (it is no rule). */
@@ -145,27 +144,13 @@ transcript, a live session, a backup failure, the file changed meanwhile, an emp
         throw new PathError(describeFsError(error, index.file.displayPath));
       }
       const plan = renamePlan(index, bytes, title, io);
-      const { cclintHome, commitPlan } = await import('../repair/write.js');
+      const { commitPlan } = await import('../repair/write.js');
       const { nodeFs } = await import('../repair/fs-port.js');
-      const entry = await critical(() =>
-        commitPlan(plan, {
-          fs: nodeFs(),
-          env: io.env,
-          cclintHome: cclintHome(io.env, io.cwd),
-          cwd: io.cwd,
-          projectsRoot: defaultProjectsRoot(io.env),
-          backupDir: options.backupDir,
-          auditLog: options.auditLog,
-          force: options.force === true,
-          keepMtime: true,
-          decidedBy: 'yes',
-          version: VERSION,
-          now: io.now ?? Date.now,
-        }),
-      );
+      // The file keeps its time, so `claude --continue` picks the same session as before.
+      const entry = await critical(() => commitPlan(plan, writeOptions(io, nodeFs(), options, 'yes', { keepMtime: true })));
       io.stdout.write(
         `${shown}: titled "${escapeForTerminal(title)}"${current === undefined ? '' : ` (was "${escapeForTerminal(current)}")`}\n` +
-          `  backup ${escapeForTerminal(entry.backup)}\n  undo with: cclint restore ${entry.id}\n`,
+          `  backup ${escapeForTerminal(entry.backup)}\n  undo with: ${undoCommand(entry.id, options)}\n`,
       );
       setExit(0);
     });

@@ -9,6 +9,11 @@ import { type PathFilter, type ResolvedConfig, applyRuleFlags, ignoreFilter, loa
 import { type Discovery, type DiscoverOptions, defaultProjectsRoot, describeFsError, discover } from '../core/discovery.js';
 import { PathError, UsageError } from '../core/errors.js';
 import type { LintOptions } from '../engine/linter.js';
+import type { CommitOptions } from '../repair/options.js';
+import type { FsPort } from '../repair/fs-port.js';
+import type { Decider } from '../repair/types.js';
+import { shellCommand } from '../shell-word.js';
+import { VERSION } from '../version.js';
 import { escapeForTerminal } from '../escape.js';
 import type { Io } from '../io.js';
 import { RULES, RULES_BY_ID } from '../rules/index.js';
@@ -163,4 +168,37 @@ export function checkWritableTarget(flag: string, file: string): void {
 export function writeReport(io: Io, text: string, outputFile: string | undefined): void {
   if (outputFile === undefined) io.stdout.write(text);
   else writeFileFor(`--output-file ${outputFile}`, path.resolve(io.cwd, outputFile), text);
+}
+
+/** The write flags `fix` and `rename` share. */
+export interface WriteFlags {
+  readonly backupDir?: string | undefined;
+  readonly auditLog?: string | undefined;
+  readonly force?: boolean | undefined;
+}
+
+/**
+ * The writer's options for a command's run: the run's environment and
+ * working folder, the default projects root, the write flags. State goes
+ * where `$CCLINT_HOME` (or `--backup-dir`, `--audit-log`) puts it.
+ */
+export function writeOptions(io: Io, fs: FsPort, flags: WriteFlags, decidedBy: Decider, extra: Pick<CommitOptions, 'keepMtime'> = {}): CommitOptions {
+  return {
+    fs,
+    env: io.env,
+    cwd: io.cwd,
+    projectsRoot: defaultProjectsRoot(io.env),
+    backupDir: flags.backupDir,
+    auditLog: flags.auditLog,
+    force: flags.force === true,
+    decidedBy,
+    version: VERSION,
+    now: io.now ?? Date.now,
+    ...extra,
+  };
+}
+
+/** The command that undoes an audited write, as a person would paste it (with `--audit-log` when one was given). */
+export function undoCommand(auditId: string, flags: Pick<WriteFlags, 'auditLog'>): string {
+  return escapeForTerminal(shellCommand(['cclint', 'restore', auditId, ...(flags.auditLog === undefined ? [] : ['--audit-log', flags.auditLog])]));
 }

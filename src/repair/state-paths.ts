@@ -25,13 +25,19 @@ export function claudeConfigDir(env: NodeJS.ProcessEnv): string {
   return path.join(homeOf(env), '.claude');
 }
 
+/** The cclint home folder for these options. */
+export function homeFor(options: Pick<CommitOptions, 'env' | 'cclintHome' | 'cwd'>): string {
+  const cwd = options.cwd ?? process.cwd();
+  return options.cclintHome !== undefined ? path.resolve(cwd, options.cclintHome) : cclintHome(options.env, cwd);
+}
+
 /** Where state goes for these options. */
 export function statePaths(options: Pick<CommitOptions, 'env' | 'cclintHome' | 'backupDir' | 'auditLog' | 'cwd'>): {
   backupRoot: string;
   auditLog: string;
 } {
   const cwd = options.cwd ?? process.cwd();
-  const home = options.cclintHome !== undefined ? path.resolve(cwd, options.cclintHome) : cclintHome(options.env, cwd);
+  const home = homeFor(options);
   return {
     backupRoot: options.backupDir !== undefined ? path.resolve(cwd, options.backupDir) : path.join(home, 'backups'),
     auditLog: options.auditLog !== undefined ? path.resolve(cwd, options.auditLog) : path.join(home, 'audit.jsonl'),
@@ -40,15 +46,7 @@ export function statePaths(options: Pick<CommitOptions, 'env' | 'cclintHome' | '
 
 /** `<cclintHome>/inflight`: one journal file per write in progress. */
 export function journalDir(options: Pick<CommitOptions, 'env' | 'cclintHome' | 'cwd'>): string {
-  const cwd = options.cwd ?? process.cwd();
-  const home = options.cclintHome !== undefined ? path.resolve(cwd, options.cclintHome) : cclintHome(options.env, cwd);
-  return path.join(home, 'inflight');
-}
-
-/** The cclint home folder for these options. */
-export function homeFor(options: Pick<CommitOptions, 'env' | 'cclintHome' | 'cwd'>): string {
-  const cwd = options.cwd ?? process.cwd();
-  return options.cclintHome !== undefined ? path.resolve(cwd, options.cclintHome) : cclintHome(options.env, cwd);
+  return path.join(homeFor(options), 'inflight');
 }
 
 /** Whether `child` is `parent` or inside it (case-folded where the file system usually is). */

@@ -56,6 +56,14 @@ describe('cclint rename', () => {
     expect(await titles()).toEqual(['first prompt']);
   });
 
+  it('names --audit-log in the undo command when one was given', async () => {
+    const log = path.join(box.dir, 'state dir', 'audit.jsonl');
+    const r = await run(['rename', '--audit-log', log, REL, 'Named'], box);
+    expect(r.code).toBe(0);
+    const id = (JSON.parse(fs.readFileSync(log, 'utf8').trim()) as { id: string }).id;
+    expect(r.stdout.endsWith(`  undo with: cclint restore ${id} --audit-log '${log}'\n`)).toBe(true);
+  });
+
   it('the report shows the title', async () => {
     await run(['rename', REL, 'Named <b>session</b>'], box);
     const out = path.join(box.dir, 'r.html');
