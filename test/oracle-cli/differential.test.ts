@@ -38,6 +38,12 @@ const corpusThere = fs.existsSync(path.join(SHARED_CORPUS.root, 'SOURCES.md'));
 const lint = { rules: RULES, severities: new Map() };
 /** Seeds per kind and session: more variants of the same shapes in other places. */
 const SEEDS = Number(process.env.CCLINT_CLI_SEEDS ?? 1);
+/**
+ * How many of the real main sessions get broken variants (all by default);
+ * `CCLINT_CLI_SESSIONS=5` is a quicker run on the first five, in path order.
+ */
+const SESSIONS = Number(process.env.CCLINT_CLI_SESSIONS ?? Number.POSITIVE_INFINITY);
+const mainSessions = () => realMainSessions(SHARED_CORPUS).slice(0, SESSIONS);
 
 interface Case {
   readonly kind: BreakKind | 'corpus';
@@ -98,7 +104,7 @@ describe.runIf(available.ok && corpusThere)('cclint against the real claude --re
       cases.push({ kind: 'corpus', label: f.relative, file: f.absolute, baseline: f.absolute, fixed: f.absolute });
     }
     const session = (stem: string) => classifyPath(`/projects/-home-u-proj/${stem}`, '/');
-    for (const f of realMainSessions(SHARED_CORPUS)) {
+    for (const f of mainSessions()) {
       const text = fs.readFileSync(f.absolute, 'utf8');
       for (const kind of BREAK_KINDS) {
         for (let seed = 0; seed < SEEDS; seed++) {
@@ -222,7 +228,7 @@ describe.runIf(available.ok && corpusThere)('cclint against the real claude --re
       const now = compareBlocks(intended, contentFps(answers.get(c.file) as OracleAnswer));
       if (now.kept < intended.length) losing.push(scoreOf(c.file));
     }
-    for (const f of realMainSessions(SHARED_CORPUS)) healthy.push(scoreOf(f.absolute));
+    for (const f of mainSessions()) healthy.push(scoreOf(f.absolute));
     let wins = 0;
     for (const b of losing) for (const h of healthy) wins += b > h ? 1 : b === h ? 0.5 : 0;
     const auc = wins / (losing.length * healthy.length);
