@@ -168,7 +168,10 @@ interface Entry<T> {
 
 function keyOf(projectDir: string, files: readonly string[], extra: string, racyMs: number): FolderKey | undefined {
   try {
-    const now = BigInt(Date.now()) * 1_000_000n;
+    // The clock gives milliseconds, the file system nanoseconds: take the end
+    // of the current millisecond, so a file changed within it is not seen as
+    // changed in the future (racy even with no window).
+    const now = (BigInt(Date.now()) + 1n) * 1_000_000n;
     const window = BigInt(racyMs) * 1_000_000n;
     const keys = files.map((file): FileKey => {
       const st = fs.statSync(file, { bigint: true });
