@@ -17,6 +17,8 @@ export interface FileStat {
   readonly mode: number;
   /** From `lstat` only: the path itself is a symbolic link. */
   readonly isSymbolicLink?: boolean | undefined;
+  /** The inode number: two paths with the same one (on one device) are the same file. */
+  readonly ino: number;
 }
 
 /**
@@ -27,6 +29,8 @@ export interface FileStat {
 export interface ReadHandle {
   /** Current size of the inode. */
   size(): number;
+  /** The inode number (see {@link FileStat.ino}). */
+  ino(): number;
   /** Up to `length` bytes from `position` (fewer at the end). */
   read(position: number, length: number): Buffer;
   close(): void;
@@ -51,6 +55,8 @@ export interface FsPort {
   rename(from: string, to: string): void;
   /** Appends and fsyncs; `mode` applies when the file is created. */
   appendFile(file: string, data: string | Buffer, options: { readonly mode: number }): void;
+  /** Makes `to` a second name (hard link) of the file at `from`, and fsyncs the folder. */
+  link(from: string, to: string): void;
   unlink(file: string): void;
   chmod(file: string, mode: number): void;
   /** Sets both times, in milliseconds since the epoch. */
@@ -73,7 +79,7 @@ function fsyncDir(dir: string): void {
 }
 
 function statOf(st: fs.Stats): FileStat {
-  return { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777, isSymbolicLink: st.isSymbolicLink() };
+  return { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777, isSymbolicLink: st.isSymbolicLink(), ino: st.ino };
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -94,6 +100,7 @@ export function nodeFs(): FsPort {
       const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
       return {
         size: () => fs.fstatSync(fd).size,
+        ino: () => fs.fstatSync(fd).ino,
         read(position, length) {
           const buffer = Buffer.allocUnsafe(Math.max(0, length));
           let got = 0;
@@ -133,6 +140,10 @@ export function nodeFs(): FsPort {
       } finally {
         fs.closeSync(fd);
       }
+    },
+    link(from, to) {
+      fs.linkSync(from, to);
+      fsyncDir(path.dirname(to));
     },
     unlink: (file) => fs.unlinkSync(file),
     chmod: (file, mode) => fs.chmodSync(file, mode),

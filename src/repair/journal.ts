@@ -14,6 +14,14 @@
  * - anything else (changed by someone since): the backup is kept, nothing
  *   is written.
  *
+ * Before its first rename the writer also gives the old inode a second,
+ * hidden name beside the session ({@link keptInodePath}). A live Claude Code
+ * whose append was opened before the rename writes into that inode; the
+ * writer carries such lines into the new file, but a kill before it has done
+ * so would lose them with the last name of the old inode. Recovery reads the
+ * kept inode past the planned bytes and appends every line the file lacks,
+ * in order, so a kill in that window loses nothing either.
+ *
  * Either way the writer's temp files beside the session (`.<name>.cclint-<id>-<n>.tmp`,
  * never a `.jsonl` name) are removed.
  */
@@ -44,6 +52,11 @@ export interface JournalRecord {
 /** The temp file of a round of the swap: hidden, beside the target, ending in `.tmp`. */
 export function tempPathFor(file: string, id: string, round: number): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.cclint-${id}-${round}.tmp`);
+}
+
+/** The second name the old inode keeps while the swap may still have lines to carry from it (a writer temp name). */
+export function keptInodePath(file: string, id: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.cclint-${id}-old.tmp`);
 }
 
 /** Whether `name` (in the target's folder) is a temp file of the writer for `file` (of any id, or of `id`). */
@@ -90,12 +103,84 @@ export function beginJournal(port: FsPort, dir: string, record: JournalRecord): 
 
 export type Settled = 'landed' | 'not-landed' | 'changed';
 
+/** Splits bytes into lines, each with its newline (the last one may lack it). */
+function linesOf(data: Buffer): Buffer[] {
+  const lines: Buffer[] = [];
+  for (let at = 0; at < data.length; ) {
+    const end = data.indexOf(0x0a, at);
+    const next = end === -1 ? data.length : end + 1;
+    lines.push(data.subarray(at, next));
+    at = next;
+  }
+  return lines;
+}
+
+/**
+ * Appends to `record.file` the lines the old inode (kept at `kept`) got past
+ * the planned bytes that the file, past `from`, does not hold: those a live
+ * appender wrote into the old inode after the rename, which a killed writer
+ * had not carried yet. Lines are compared whole (a line the file holds twice
+ * counts twice), so lines carried before the kill are not written again.
+ * Returns how many bytes it appended.
+ */
+function carryFromKeptInode(port: FsPort, record: JournalRecord, kept: string, from: number): number {
+  let oldHandle: ReadHandle;
+  try {
+    oldHandle = port.openRead(kept);
+  } catch {
+    return 0;
+  }
+  let current: ReadHandle | undefined;
+  try {
+    if (oldHandle.size() <= record.sizeBefore) return 0;
+    current = port.openRead(record.file);
+    if (current.ino() === oldHandle.ino()) return 0; // never renamed over: the appends are in the file
+    const appended = oldHandle.read(record.sizeBefore, oldHandle.size() - record.sizeBefore);
+    const held = new Map<string, number>();
+    for (const line of linesOf(current.read(from, Math.max(0, current.size() - from)))) {
+      const key = line.toString('latin1').replace(/\n$/, '');
+      held.set(key, (held.get(key) ?? 0) + 1);
+    }
+    const missing: Buffer[] = [];
+    for (const line of linesOf(appended)) {
+      const key = line.toString('latin1').replace(/\n$/, '');
+      const count = held.get(key) ?? 0;
+      if (count > 0) held.set(key, count - 1);
+      else missing.push(line[line.length - 1] === 0x0a ? line : Buffer.concat([line, Buffer.from('\n')]));
+    }
+    if (missing.length === 0) return 0;
+    const bytes = Buffer.concat(missing);
+    port.appendFile(record.file, bytes, { mode: 0o600 });
+    return bytes.length;
+  } finally {
+    oldHandle.close();
+    current?.close();
+  }
+}
+
 /**
  * Settles one journal entry: removes its temp files, audits a fix that
  * landed without its audit line, removes the backup of one that did not.
  * Removes the journal file unless the audit line could not be written.
  */
 export function settleJournal(port: FsPort, journal: string, record: JournalRecord): Settled {
+  const landed = record.sha256After !== record.sha256Before && prefixIs(port, record.file, record.sizeAfter, record.sha256After);
+  const notLanded = !landed && prefixIs(port, record.file, record.sizeBefore, record.sha256Before);
+  const kept = keptInodePath(record.file, record.id);
+  if (port.exists(kept)) {
+    try {
+      if (landed || notLanded) {
+        // Lines a live session put into the old inode after the rename (see above).
+        carryFromKeptInode(port, record, kept, landed ? record.sizeAfter : record.sizeBefore);
+      } else {
+        // Rewritten by someone since: keep the old inode's bytes beside the backup, outside the projects root.
+        const copy = `${record.backup}.old-inode`;
+        if (!port.exists(copy)) port.writeNewFile(copy, port.readFile(kept), { mode: 0o600 });
+      }
+    } catch {
+      return landed ? 'landed' : 'changed'; // the journal and the kept inode stay: the next run tries again
+    }
+  }
   let siblings: string[] = [];
   try {
     siblings = port.readdir(path.dirname(record.file));
@@ -106,7 +191,7 @@ export function settleJournal(port: FsPort, journal: string, record: JournalReco
     if (isWriterTempName(record.file, name, record.id)) removeQuietly(port, path.join(path.dirname(record.file), name));
   }
   let outcome: Settled;
-  if (record.sha256After !== record.sha256Before && prefixIs(port, record.file, record.sizeAfter, record.sha256After)) {
+  if (landed) {
     outcome = 'landed';
     const audited = readAuditLog(port, record.auditLog).some((e) => e.id === record.id);
     if (!audited) {
@@ -116,7 +201,7 @@ export function settleJournal(port: FsPort, journal: string, record: JournalReco
         return outcome; // the journal stays: the next run tries again
       }
     }
-  } else if (prefixIs(port, record.file, record.sizeBefore, record.sha256Before)) {
+  } else if (notLanded) {
     outcome = 'not-landed';
     if (record.backup.endsWith('.jsonl.bak')) removeQuietly(port, record.backup);
   } else {

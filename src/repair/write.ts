@@ -12,7 +12,9 @@
  *    and verify the copy's hash (backup.ts);
  * 5. re-hash the bytes the plan was made from and refuse if they changed
  *    (lines appended after them are fine: they are carried);
- * 6. swap the new bytes in (swap.ts): temp file + rename, mode kept, and
+ * 6. give the old inode a second, hidden name (so lines a live session
+ *    writes into it after the rename survive a kill; journal.ts), then
+ *    swap the new bytes in (swap.ts): temp file + rename, mode kept, and
  *    every line appended meanwhile carried into the new file in order, or
  *    the old bytes put back with them when they cannot follow the fix;
  * 7. read the new bytes back and verify their hash;
@@ -35,9 +37,9 @@ import { sha256 } from '../core/hash.js';
 import { VERSION } from '../version.js';
 import { appendAudit, auditFixes, newAuditId } from './audit.js';
 import { assertStateOutsideProjects, chooseBackupPath, writeBackup } from './backup.js';
-import type { FileStat, ReadHandle } from './fs-port.js';
+import type { FileStat, FsPort, ReadHandle } from './fs-port.js';
 import { errorText, removeQuietly } from './fs-port.js';
-import { beginJournal, hashPrefix, recoverJournals, settleJournal, tempPathFor } from './journal.js';
+import { beginJournal, hashPrefix, keptInodePath, recoverJournals, settleJournal, tempPathFor } from './journal.js';
 import type { JournalRecord } from './journal.js';
 import { assertNotLive } from './live.js';
 import type { CommitOptions } from './options.js';
@@ -94,6 +96,30 @@ function goneUuids(plan: FilePlan): string[] {
     uuidsIn(plan.after.toString('latin1'), after);
   }
   return [...before].filter((u) => !after.has(u));
+}
+
+/**
+ * Links the inode behind `old` at `kept`. Where the file system has no hard
+ * links the swap goes on without (only a kill in the carry window could then
+ * lose a late line, as before); a link to another file means the path was
+ * replaced since it was opened, and nothing is written.
+ */
+function keepOldInode(port: FsPort, file: string, kept: string, old: ReadHandle, shown: string): void {
+  try {
+    port.link(file, kept);
+  } catch {
+    return;
+  }
+  let same = false;
+  try {
+    same = port.stat(kept).ino === old.ino();
+  } catch {
+    same = false;
+  }
+  if (!same) {
+    removeQuietly(port, kept);
+    throw new ConcurrentModificationError(`${shown} was replaced after the fix was planned; nothing was written; run cclint fix again`);
+  }
 }
 
 /** {@link commitPlan}, with the extra audit fields a restore records. */
@@ -200,7 +226,8 @@ export function commitWith(plan: FilePlan, options: CommitOptions, extras: Commi
         );
       }
 
-      // 6. Swap, carrying appended lines.
+      // 6. Keep the old inode reachable, swap, carry appended lines.
+      keepOldInode(port, file, keptInodePath(file, id), old, shown);
       const gone = goneUuids(plan);
       const result = swapCarrying({
         fs: port,
@@ -255,6 +282,7 @@ export function commitWith(plan: FilePlan, options: CommitOptions, extras: Commi
         );
       }
       settled = true;
+      removeQuietly(port, keptInodePath(file, id));
       removeQuietly(port, journal);
     } finally {
       if (!settled) settleJournal(port, journal, record);

@@ -10,11 +10,12 @@ import type { FileStat, FsPort } from '../../src/repair/fs-port.js';
 
 export function memFs(volume: InstanceType<typeof Volume>, hooks: { sleep?: (ms: number) => void } = {}): FsPort {
   const fs = createFsFromVolume(volume);
-  const statOf = (st: { size: unknown; mtimeMs: unknown; mode: unknown; isSymbolicLink(): boolean }): FileStat => ({
+  const statOf = (st: { size: unknown; mtimeMs: unknown; mode: unknown; ino: unknown; isSymbolicLink(): boolean }): FileStat => ({
     size: Number(st.size),
     mtimeMs: Number(st.mtimeMs),
     mode: Number(st.mode) & 0o7777,
     isSymbolicLink: st.isSymbolicLink(),
+    ino: Number(st.ino),
   });
   return {
     readFile: (file) => Buffer.from(fs.readFileSync(file) as Buffer),
@@ -30,6 +31,7 @@ export function memFs(volume: InstanceType<typeof Volume>, hooks: { sleep?: (ms:
       const fd = fs.openSync(file, 'r');
       return {
         size: () => Number(fs.fstatSync(fd).size),
+        ino: () => Number(fs.fstatSync(fd).ino),
         read(position, length) {
           const buffer = Buffer.alloc(Math.max(0, length));
           const n = length > 0 ? fs.readSync(fd, buffer, 0, length, position) : 0;
@@ -46,6 +48,7 @@ export function memFs(volume: InstanceType<typeof Volume>, hooks: { sleep?: (ms:
     appendFile(file, data, { mode }) {
       fs.appendFileSync(file, data, { mode });
     },
+    link: (from, to) => fs.linkSync(from, to),
     unlink: (file) => fs.unlinkSync(file),
     chmod: (file, mode) => fs.chmodSync(file, mode),
     utimes(file, atimeMs, mtimeMs) {

@@ -171,3 +171,53 @@ describe('SIGKILL while committing a 4 MB plan', () => {
     check(outcome, dir, target, projectDir);
   }, 120_000);
 });
+
+/**
+ * The window between the rename and the end of the carry: a live Claude Code
+ * whose append was opened before the rename writes into the old inode; the
+ * writer is killed before it can carry that line. The old inode's second
+ * name (kept by the writer) lets the next run's recovery append the line.
+ */
+describe('SIGKILL right after a late line lands in the replaced inode', () => {
+  it.each([0, 5, 20, 60])('keeps the line (written %i ms after the rename, the writer killed at once)', async (delay) => {
+    const { dir, target, projectDir } = setUp(`late-line-${delay}`);
+    // An appender that opened the file before the swap, as Claude Code's open-append-close can.
+    const appender = fs.openSync(target, 'a');
+    const late = Buffer.from(`{"type":"user","late":${delay},"sessionId":"${SID}","message":{"role":"user","content":"late"}}\n`);
+    const home = path.join(dir, 'state');
+    const config = path.join(dir, 'claude');
+    const child = spawn(
+      process.execPath,
+      ['--import', path.join(here, 'ts-register.mjs'), path.join(here, 'sigkill-child.ts'), target, path.join(tmp, 'after.bin'), home, config, path.join(config, 'projects')],
+      { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let wrote = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (!wrote && stdout.split('\n').includes('written')) {
+        wrote = true;
+        const write = (): void => {
+          fs.writeSync(appender, late);
+          child.kill('SIGKILL');
+        };
+        if (delay === 0) write();
+        else setTimeout(write, delay);
+      }
+    });
+    const killed = await new Promise<boolean>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('exit', (_code, signal) => resolve(signal === 'SIGKILL'));
+    });
+    fs.closeSync(appender);
+    expect(wrote, stdout).toBe(true);
+
+    const env = { HOME: dir, CCLINT_HOME: home, CLAUDE_CONFIG_DIR: config };
+    recoverJournals({ fs: nodeFs(), env });
+    // The new bytes, then the late line, once; nothing beside the session; audited.
+    expect(sha(fs.readFileSync(target)), `killed: ${killed}`).toBe(sha(Buffer.concat([after, late])));
+    expect(fs.readdirSync(projectDir)).toEqual([`${SID}.jsonl`]);
+    expect(fs.existsSync(path.join(home, 'inflight')) ? fs.readdirSync(path.join(home, 'inflight')) : []).toEqual([]);
+    expect(readAuditLog(nodeFs(), path.join(home, 'audit.jsonl'))).toHaveLength(1);
+  }, 120_000);
+});

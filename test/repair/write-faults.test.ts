@@ -278,3 +278,106 @@ describe('the trust boundary', () => {
     expect(bytes(FILE).equals(plan.after)).toBe(true);
   });
 });
+
+/**
+ * A port that "dies" (every later call throws, as after a SIGKILL nothing
+ * more happens) once `killAt` says so; the late lines are written into the
+ * replaced inode through a descriptor opened before the rename, as a live
+ * Claude Code's append can land there.
+ */
+function dyingPort(hooks: { afterRename?: (oldFd: number) => boolean; afterAppend?: (file: string, oldFd: number) => boolean }): FsPort {
+  const inner = port;
+  let dead = false;
+  let oldFd: number | undefined;
+  const wrapped = {} as Record<keyof FsPort, unknown>;
+  for (const key of Object.keys(inner) as Array<keyof FsPort>) {
+    const original = inner[key] as (...args: unknown[]) => unknown;
+    wrapped[key] = (...args: unknown[]) => {
+      if (dead) throw new Error('killed');
+      if (key === 'rename' && args[1] === FILE && oldFd === undefined) {
+        oldFd = vol.openSync(FILE, 'a') as number;
+        original(...args);
+        dead = hooks.afterRename?.(oldFd) ?? false;
+        return undefined;
+      }
+      const result = original(...args);
+      if (key === 'appendFile' && args[0] === FILE && oldFd !== undefined) dead = hooks.afterAppend?.(String(args[0]), oldFd) ?? false;
+      return result;
+    };
+  }
+  return wrapped as unknown as FsPort;
+}
+
+describe('a run killed while late lines are carried (the old inode keeps a hidden second name)', () => {
+  const commitDying = (dying: FsPort): void => {
+    const healthy = port;
+    port = dying;
+    expect(() => commitPlan(plan, options())).toThrow();
+    port = healthy;
+  };
+
+  it('a line written into the replaced inode just before the kill is appended by the next run; restore keeps it', () => {
+    commitDying(
+      dyingPort({
+        afterRename: (fd) => {
+          vol.writeSync(fd, LINE_A);
+          return true;
+        },
+      }),
+    );
+    expect(projectFiles()).toHaveLength(2); // the session and the old inode's hidden name
+    recoverJournals(options());
+    expect(bytes(FILE).toString()).toBe(plan.after.toString() + LINE_A);
+    expect(projectFiles()).toEqual([`${SID}.jsonl`]);
+    expect(journals()).toEqual([]);
+    const audit = readAuditLog(port, AUDIT);
+    expect(audit).toHaveLength(1);
+    restore(audit[0]?.id ?? '', { fs: port, env: ENV, cwd: HOME, now: () => NOW, isPidAlive: () => false, force: true });
+    expect(bytes(FILE).toString()).toBe(plan.before.toString() + LINE_A);
+  });
+
+  it('lines carried before the kill are not written twice; the one after them is added', () => {
+    let appended = false;
+    commitDying(
+      dyingPort({
+        afterRename: (fd) => {
+          vol.writeSync(fd, LINE_A);
+          return false;
+        },
+        afterAppend: (_file, fd) => {
+          if (appended) return false;
+          appended = true;
+          vol.writeSync(fd, LINE_B);
+          return true;
+        },
+      }),
+    );
+    recoverJournals(options());
+    expect(bytes(FILE).toString()).toBe(plan.after.toString() + LINE_A + LINE_B);
+    expect(projectFiles()).toEqual([`${SID}.jsonl`]);
+  });
+
+  it('a file rewritten by someone before the next run: untouched, the old inode kept beside the backup', () => {
+    commitDying(
+      dyingPort({
+        afterRename: (fd) => {
+          vol.writeSync(fd, LINE_A);
+          return true;
+        },
+      }),
+    );
+    vol.writeFileSync(FILE, LINE_B);
+    recoverJournals(options());
+    expect(bytes(FILE).toString()).toBe(LINE_B);
+    expect(projectFiles()).toEqual([`${SID}.jsonl`]);
+    const kept = Object.keys(vol.toJSON()).filter((p) => p.startsWith(`${STATE}/backups/`) && p.endsWith('.old-inode'));
+    expect(kept).toHaveLength(1);
+    expect(bytes(kept[0] ?? '').toString()).toBe(plan.before.toString() + LINE_A);
+  });
+
+  it('a healthy commit leaves no second name behind', () => {
+    commitPlan(plan, options());
+    expect(projectFiles()).toEqual([`${SID}.jsonl`]);
+    expect(vol.statSync(FILE).nlink).toBe(1);
+  });
+});
