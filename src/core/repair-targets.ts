@@ -274,6 +274,17 @@ export function isRewrite(earlier: RecordSummary, later: RecordSummary): boolean
   return earlier.type === later.type && earlier.parentUuid === later.parentUuid;
 }
 
+function rowsByParent(index: SessionIndex): Map<string, RecordSummary[]> {
+  const map = new Map<string, RecordSummary[]>();
+  for (const r of index.records) {
+    if (typeof r.parentUuid !== 'string') continue;
+    const list = map.get(r.parentUuid);
+    if (list === undefined) map.set(r.parentUuid, [r]);
+    else list.push(r);
+  }
+  return map;
+}
+
 /**
  * For each uuid carried by genuinely different records: the later copies
  * with their new uuids and the children that belong with each. `differs`
@@ -284,6 +295,8 @@ export function renamedCopies(
   differs: (a: RecordSummary, b: RecordSummary) => boolean,
 ): Renamed[] {
   const out: Renamed[] = [];
+  // Rows by the parentUuid they name, built once (a scan of every record per repeated uuid is quadratic).
+  let byParent: Map<string, RecordSummary[]> | undefined;
   for (const [uuid, group] of index.duplicates) {
     const copies: RecordSummary[] = [group[0] as RecordSummary];
     for (let i = 1; i < group.length; i++) {
@@ -294,8 +307,9 @@ export function renamedCopies(
     }
     if (copies.length < 2) continue;
     const owned = new Map<RecordSummary, RecordSummary[]>(copies.map((c) => [c, []]));
-    for (const child of index.records) {
-      if (child.parentUuid !== uuid || child.uuid === uuid) continue;
+    byParent ??= rowsByParent(index);
+    for (const child of byParent.get(uuid) ?? []) {
+      if (child.uuid === uuid) continue;
       owned.get(ownerCopy(copies, child))?.push(child);
     }
     for (const copy of copies.slice(1)) {

@@ -15,7 +15,6 @@
 import { readAsCli, standInFinder, type CliBridge, type CliReading, type CliWalkEnd, type RepairView } from './resume-cli.js';
 import { readAsSdk } from './resume-sdk.js';
 import { type LinkRepair, linkRepairs, type Renamed, renamedCopies } from './repair-targets.js';
-import { jsonTextOfAnyDepth } from './json-text.js';
 import { checkRequest, type RequestCheck } from './api-request.js';
 import type { RecordSummary } from './records.js';
 import type { SessionIndex } from './session-index.js';
@@ -72,7 +71,7 @@ export function resumeModel(index: SessionIndex): ResumeModel {
 
 /** Whether two records of a repeated uuid have different bodies (re-read from the file; any depth). */
 function bodiesDiffer(index: SessionIndex): (a: RecordSummary, b: RecordSummary) => boolean {
-  return (a, b) => jsonTextOfAnyDepth(index.recordObject(a) ?? null) !== jsonTextOfAnyDepth(index.recordObject(b) ?? null);
+  return (a, b) => index.bodyDigest(a) !== index.bodyDigest(b);
 }
 
 function repairView(index: SessionIndex, repairs: readonly LinkRepair[], renamed: readonly Renamed[]): RepairView {

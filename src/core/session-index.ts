@@ -5,6 +5,8 @@
  * computed graph structure (children, ancestry) over them.
  */
 import { isAscii, isUtf8 } from 'node:buffer';
+import { createHash } from 'node:crypto';
+import { jsonTextOfAnyDepth } from './json-text.js';
 import { type ByteSource, type LineView, type ReadStats, scanLineViews } from './reader.js';
 import { type InvalidReason, parseLine } from './parse-line.js';
 import {
@@ -148,6 +150,24 @@ export function summarizeLatin1(
 const BOUNDARY_MARKER = Buffer.from('"compact_boundary"');
 const SYSTEM_ROW_START = Buffer.from('{"type":"system"');
 
+/** How many sources stay open for reading lines back (see `SessionIndex.readSource`). */
+export const MAX_OPEN_SOURCES = 4;
+
+interface PooledSource {
+  readonly source: ByteSource;
+  closed: boolean;
+}
+
+const openSources: PooledSource[] = [];
+
+function closePooled(pooled: PooledSource): void {
+  const at = openSources.indexOf(pooled);
+  if (at !== -1) openSources.splice(at, 1);
+  if (pooled.closed) return;
+  pooled.closed = true;
+  pooled.source.close();
+}
+
 export class SessionIndex {
   readonly file: SessionFile;
   readonly records: readonly RecordSummary[];
@@ -160,6 +180,8 @@ export class SessionIndex {
   private readonly lineOffsets: Float64Array;
   private readonly lineLengths: Float64Array;
   private readonly openSource: () => ByteSource;
+  private source: PooledSource | undefined;
+  private bodyDigests: Map<RecordSummary, string> | undefined;
   private externalParents = new Map<string, ExternalParent>();
   private childrenCache: ChildTable | undefined;
   private ancestryCache: { enter: Int32Array; exit: Int32Array } | undefined;
@@ -337,23 +359,63 @@ export class SessionIndex {
     if (offset === undefined || length === undefined || line < 1 || line > this.stats.lineCount) {
       throw new RangeError(`line ${line} is outside ${this.file.displayPath}`);
     }
-    const source = this.openSource();
-    try {
-      const target = Buffer.alloc(length);
-      let done = 0;
-      while (done < length) {
-        const n = source.read(target, done, length - done, offset + done);
-        if (n === 0) break;
-        done += n;
-      }
-      let end = done;
-      if (end > 0 && target[end - 1] === 0x0d && this.lineTerminated(line)) end--;
-      let start = 0;
-      if (line === 1 && this.stats.hasBom) start = 3;
-      return target.subarray(start, end);
-    } finally {
-      source.close();
+    const source = this.readSource();
+    const target = Buffer.alloc(length);
+    let done = 0;
+    while (done < length) {
+      const n = source.read(target, done, length - done, offset + done);
+      if (n === 0) break;
+      done += n;
     }
+    let end = done;
+    if (end > 0 && target[end - 1] === 0x0d && this.lineTerminated(line)) end--;
+    let start = 0;
+    if (line === 1 && this.stats.hasBom) start = 3;
+    return target.subarray(start, end);
+  }
+
+  /**
+   * The source lines are read back from, opened once and kept open: rules
+   * read many lines of one file (every copy of a repeated uuid, say), and an
+   * open and a close per line cost more than the read. At most
+   * {@link MAX_OPEN_SOURCES} are open at once, across indexes; the least
+   * recently used is closed (and opened again if it is read once more). The
+   * pool holds the sources, not the indexes, so it keeps no index alive.
+   */
+  private readSource(): ByteSource {
+    const held = this.source;
+    if (held !== undefined && !held.closed) {
+      const at = openSources.indexOf(held);
+      if (at !== openSources.length - 1) openSources.push(...openSources.splice(at, 1));
+      return held.source;
+    }
+    const opened: PooledSource = { source: this.openSource(), closed: false };
+    this.source = opened;
+    openSources.push(opened);
+    while (openSources.length > MAX_OPEN_SOURCES) closePooled(openSources[0] as PooledSource);
+    return opened.source;
+  }
+
+  /** Closes the source lines are read back from (it is opened again when needed). */
+  releaseSource(): void {
+    if (this.source !== undefined) closePooled(this.source);
+    this.source = undefined;
+  }
+
+  /**
+   * A digest of the record's body as compact JSON (at any depth), kept for
+   * the next ask: the duplicate-uuid rule and the resume model both compare
+   * the bodies of every copy of a repeated uuid, and a session made of one
+   * conversation written again and again is all copies.
+   */
+  bodyDigest(record: RecordSummary): string {
+    this.bodyDigests ??= new Map();
+    let digest = this.bodyDigests.get(record);
+    if (digest === undefined) {
+      digest = createHash('sha1').update(jsonTextOfAnyDepth(this.recordObject(record) ?? null)).digest('base64');
+      this.bodyDigests.set(record, digest);
+    }
+    return digest;
   }
 
   /** Byte offset of a physical line. */

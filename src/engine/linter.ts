@@ -322,6 +322,7 @@ export function lintGroup(
     const findings = lintIndex(index, options);
     onIndex?.(index, findings);
     results.push(resultOf(index, findings));
+    index.releaseSource();
   }
   return { results, failures };
 }
@@ -353,7 +354,12 @@ export function lintFolder(
   const pending: Array<{ indexes: SessionIndex[]; failures: ReadFailure[] }> = [];
   let pendingBytes = 0;
   const finish = (indexes: readonly SessionIndex[], failures: ReadFailure[]): void => {
-    emit({ results: indexes.map((index) => resultOf(index, lintIndex(index, options))), failures });
+    const results = indexes.map((index) => {
+      const result = resultOf(index, lintIndex(index, options));
+      index.releaseSource(); // its lines are read back only while it is linted
+      return result;
+    });
+    emit({ results, failures });
   };
   for (const group of groups) {
     const { indexes, failures } = indexGroup(

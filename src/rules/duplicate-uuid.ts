@@ -36,14 +36,13 @@ import type { Renamed } from '../core/repair-targets.js';
 import type { SessionIndex } from '../core/session-index.js';
 import type { Fix, RecordEdit } from '../core/types.js';
 import { deleteLinesFix, setFieldsEdits } from '../core/fix-builders.js';
-import { jsonTextOfAnyDepth } from '../core/json-text.js';
 import { defineRule, shortId } from './rule.js';
 
 export { derivedUuid } from '../core/repair-targets.js';
 
-/** The record as compact JSON, at any depth (a hostile record can be nested too deep for JSON.stringify). */
+/** The record's body, as a digest of its compact JSON (any depth: a hostile record can be nested too deep for JSON.stringify). */
 function bodyOf(index: SessionIndex, r: RecordSummary): string {
-  return jsonTextOfAnyDepth(index.recordObject(r) ?? null);
+  return index.bodyDigest(r);
 }
 
 function renameFix(index: SessionIndex, renamed: Renamed): Fix {

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { bufferSource } from '../../src/core/reader.js';
+import { MAX_OPEN_SOURCES, SessionIndex, type SessionFile } from '../../src/core/session-index.js';
 import { indexText } from '../support/corpus.js';
+
+const fileOf = (path: string): SessionFile => ({
+  path,
+  displayPath: path,
+  role: 'main',
+  projectDir: '/p',
+  projectFolderName: 'p',
+  layoutSessionId: undefined,
+});
 
 describe('SessionIndex.recordObject', () => {
   it('returns the right record of a line that holds several (glued records)', () => {
@@ -105,5 +116,54 @@ describe('SessionIndex stats.lastSkipBoundaryLine', () => {
     const subtypeFirst = `{"subtype":"compact_boundary","type":"system","uuid":"b2","parentUuid":null,"pad":"${'x'.repeat(100)}"}`;
     expect(indexText(`${filler}\n${systemFirst}\n`).stats.lastSkipBoundaryLine).toBe(2);
     expect(indexText(`${filler}\n${subtypeFirst}\n`).stats.lastSkipBoundaryLine).toBe(0);
+  });
+});
+
+describe('SessionIndex reading lines back', () => {
+  const text = ['{"type":"user","uuid":"a","n":1}', '{"type":"user","uuid":"a", "n":1}', '{"type":"user","uuid":"a","n":2}', '{"type":"user","uuid":"b"}{"type":"user","uuid":"a","n":1}'].join('\n') + '\n';
+  const counted = (): { index: SessionIndex; opened: () => number; open: () => number } => {
+    let opened = 0;
+    let open = 0;
+    const index = SessionIndex.build(fileOf('/p/s.jsonl'), () => {
+      opened++;
+      open++;
+      const source = bufferSource(Buffer.from(text));
+      return { ...source, size: source.size, close: () => void open-- };
+    });
+    return { index, opened: () => opened, open: () => open };
+  };
+
+  it('opens the file once for many lines, and again only after releaseSource', () => {
+    const { index, opened, open } = counted();
+    expect(opened()).toBe(1); // the build's own pass
+    for (let i = 0; i < 10; i++) for (const r of index.records) index.lineText(r.line);
+    expect(opened()).toBe(2);
+    expect(open()).toBe(1);
+    index.releaseSource();
+    expect(open()).toBe(0);
+    expect(index.lineText(3)).toBe('{"type":"user","uuid":"a","n":2}');
+    expect(opened()).toBe(3);
+    index.releaseSource();
+  });
+
+  it(`keeps at most ${MAX_OPEN_SOURCES} files open across indexes, closing the least recently read`, () => {
+    const runs = Array.from({ length: MAX_OPEN_SOURCES + 2 }, counted);
+    for (const run of runs) run.index.lineText(1);
+    expect(runs.map((run) => run.open())).toEqual([0, 0, ...Array<number>(MAX_OPEN_SOURCES).fill(1)]);
+    // The first is read again: reopened, and the least recently read of the others is closed.
+    expect(runs[0]?.index.lineText(2)).toBe('{"type":"user","uuid":"a", "n":1}');
+    expect(runs.map((run) => run.open())).toEqual([1, 0, 0, ...Array<number>(MAX_OPEN_SOURCES - 1).fill(1)]);
+    for (const run of runs) run.index.releaseSource();
+    expect(runs.map((run) => run.open())).toEqual(Array<number>(runs.length).fill(0));
+  });
+
+  it('bodyDigest: equal for the same body written with other spacing or glued to another record, different for another body', () => {
+    const { index } = counted();
+    const [first, spaced, other, , glued] = index.records;
+    const digest = (r: typeof first): string => index.bodyDigest(r as NonNullable<typeof first>);
+    expect(digest(spaced)).toBe(digest(first));
+    expect(digest(glued)).toBe(digest(first));
+    expect(digest(other)).not.toBe(digest(first));
+    index.releaseSource();
   });
 });
