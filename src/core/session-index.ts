@@ -150,6 +150,11 @@ export function summarizeLatin1(
 const BOUNDARY_MARKER = Buffer.from('"compact_boundary"');
 const SYSTEM_ROW_START = Buffer.from('{"type":"system"');
 
+/** The digest {@link SessionIndex.bodyDigest} compares: SHA-1 of the compact JSON, any depth. */
+function digestOf(body: JsonObject | undefined): string {
+  return createHash('sha1').update(jsonTextOfAnyDepth(body ?? null)).digest('base64');
+}
+
 /** How many sources stay open for reading lines back (see `SessionIndex.readSource`). */
 export const MAX_OPEN_SOURCES = 4;
 
@@ -403,19 +408,51 @@ export class SessionIndex {
   }
 
   /**
-   * A digest of the record's body as compact JSON (at any depth), kept for
-   * the next ask: the duplicate-uuid rule and the resume model both compare
-   * the bodies of every copy of a repeated uuid, and a session made of one
-   * conversation written again and again is all copies.
+   * A digest of the record's body as compact JSON (at any depth). The
+   * duplicate-uuid rule and the resume model both compare the bodies of
+   * every copy of a repeated uuid, and a session made of one conversation
+   * written again and again is all copies: the first ask computes the
+   * digests of every such copy in one sequential read of the file
+   * ({@link digestRepeatedBodies}), later asks are lookups.
    */
   bodyDigest(record: RecordSummary): string {
-    this.bodyDigests ??= new Map();
+    this.bodyDigests ??= this.digestRepeatedBodies();
     let digest = this.bodyDigests.get(record);
     if (digest === undefined) {
-      digest = createHash('sha1').update(jsonTextOfAnyDepth(this.recordObject(record) ?? null)).digest('base64');
+      digest = digestOf(this.recordObject(record));
       this.bodyDigests.set(record, digest);
     }
     return digest;
+  }
+
+  /**
+   * Body digests of the records whose uuid is repeated, read in one pass
+   * (not one read per line). A line holding one record and byte-for-byte
+   * equal to one already digested has the same body, so repeated copies
+   * are parsed once, not once per copy.
+   */
+  private digestRepeatedBodies(): Map<RecordSummary, string> {
+    const digests = new Map<RecordSummary, string>();
+    const wanted = new Map<number, RecordSummary>();
+    for (const group of this.duplicates.values()) for (const r of group) wanted.set(r.line, r);
+    if (wanted.size === 0) return digests;
+    const byRawLine = new Map<string, string>();
+    scanLineViews(this.openSource(), (raw) => {
+      const record = wanted.get(raw.line);
+      if (record === undefined || raw.bytes === undefined) return;
+      if (this.records[record.ordinal - 1]?.line === record.line || this.records[record.ordinal + 1]?.line === record.line) {
+        return; // a line of glued records: each is digested on its own when asked
+      }
+      const rawKey = createHash('sha1').update(raw.bytes.subarray(raw.start, raw.end)).digest('base64');
+      let digest = byRawLine.get(rawKey);
+      if (digest === undefined) {
+        const parsed = parseLine(raw.bytes.toString('utf8', raw.start, raw.end), raw.terminated);
+        digest = digestOf(parsed?.records.length === 1 ? parsed.records[0] : undefined);
+        byRawLine.set(rawKey, digest);
+      }
+      digests.set(record, digest);
+    });
+    return digests;
   }
 
   /** Byte offset of a physical line. */

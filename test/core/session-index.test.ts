@@ -166,4 +166,15 @@ describe('SessionIndex reading lines back', () => {
     expect(digest(other)).not.toBe(digest(first));
     index.releaseSource();
   });
+
+  it('bodyDigest: the copies of repeated uuids are digested in one read of the file, not one per line', () => {
+    const { index, opened } = counted();
+    const digests = index.records.map((r) => index.bodyDigest(r));
+    // The build, the one pass over the repeated copies, and one read-back for the line of glued records.
+    expect(opened()).toBe(3);
+    expect(new Set(digests).size).toBe(3); // {a n:1} three times, {a n:2}, {b}
+    expect(index.records.map((r) => index.bodyDigest(r))).toEqual(digests);
+    expect(opened()).toBe(3);
+    index.releaseSource();
+  });
 });
