@@ -28,8 +28,10 @@
  * `cclint fix --strip-thinking <session.jsonl>` is the repair for a session
  * that fails with one of these errors where this rule sees no cause: it
  * drops every thinking and redacted_thinking block of the conversation
- * resume sends (the same edit, on every response of the resumed chain).
- * Unsafe in the same way; the flag is the request for it.
+ * resume sends (the same edit, on every response of the resumed chain),
+ * except the latest response when the request ends with its tool results
+ * (with thinking on, the API requires that message to start with
+ * thinking). Unsafe in the same way; the flag is the request for it.
  *
  * ## Known false positives
  * A thinking text edited where no unedited copy is left cannot be seen
@@ -37,6 +39,7 @@
  * still answers `API Error: 400`: `--strip-thinking` repairs it.
  */
 import { repeatedSignatures, thinkingEdited } from '../core/api-request.js';
+import { requestMessages } from '../core/resume-cli.js';
 import type { RecordSummary } from '../core/records.js';
 import type { ResumeModel } from '../core/resume.js';
 import type { SessionIndex } from '../core/session-index.js';
@@ -73,23 +76,51 @@ function dropThinkingFix(index: SessionIndex, record: RecordSummary): Fix {
 export const STRIP_THINKING_TITLE = 'Strip every thinking block of the resumed conversation (--strip-thinking)';
 
 /**
+ * The rows of the latest assistant message when the request ends with its
+ * tool results (a turn cut off after a tool ran, or interrupted; a call
+ * cut off before its result gets a synthetic one from the CLI): the next
+ * prompt joins those results, and with thinking on the API then requires
+ * that message to start with thinking ("a final `assistant` message must
+ * start with a thinking block"), so stripping it would trade one 400 for
+ * another. Empty otherwise.
+ */
+function keptForToolTail(chain: readonly RecordSummary[]): ReadonlySet<RecordSummary> {
+  const messages = requestMessages(chain);
+  const last = messages[messages.length - 1];
+  if (last?.role === 'assistant') return new Set(last.rows.some((r) => r.toolUseIds.length > 0) ? last.rows : []);
+  const before = messages[messages.length - 2];
+  if (last?.role !== 'user' || before?.role !== 'assistant') return new Set();
+  if (!last.rows.some((r) => r.type === 'user' && r.toolResultIds.length > 0)) return new Set();
+  return new Set(before.rows);
+}
+
+/**
  * The repair `cclint fix --strip-thinking` asks for, as a finding of this
  * rule with its fix: every assistant row of the chain resume loads that
- * holds a thinking or redacted_thinking block loses them. Undefined when
- * there is none (a stripped session, or one without thinking), so a second
- * run changes nothing. Rows on branches resume does not send (abandoned
- * attempts, history before a compaction or a break) are left as they are.
+ * holds a thinking or redacted_thinking block loses them, except the
+ * latest message when the request ends with its tool results (see
+ * {@link keptForToolTail}). Undefined when there is nothing to strip (a
+ * stripped session, or one without thinking), so a second run changes
+ * nothing. Rows on branches resume does not send (abandoned attempts,
+ * history before a compaction or a break) are left as they are.
  */
 export function stripThinkingFinding(index: SessionIndex, resume: ResumeModel): Finding | undefined {
-  const rows = resume.chain.filter((r) => r.type === 'assistant' && hasThinking(r) && r.recovery === undefined);
+  const kept = keptForToolTail(resume.chain);
+  const rows = resume.chain.filter((r) => r.type === 'assistant' && hasThinking(r) && r.recovery === undefined && !kept.has(r));
   const first = rows[0];
   if (first === undefined) return undefined;
-  const blocks = rows.reduce((n, r) => n + [...r.blocks].filter((k) => k === 'k' || k === 'K' || k === 'r').length, 0);
+  const count = (r: RecordSummary): number => [...r.blocks].filter((k) => k === 'k' || k === 'K' || k === 'r').length;
+  const blocks = rows.reduce((n, r) => n + count(r), 0);
+  const keptBlocks = [...kept].reduce((n, r) => n + (r.type === 'assistant' ? count(r) : 0), 0);
+  const keptNote =
+    keptBlocks === 0
+      ? ''
+      : `; the ${keptBlocks} of the latest response stay: the request ends with its tool results, and the API requires that message to start with thinking`;
   return {
     ruleId: 'thinking-signature',
     severity: 'info',
     messageId: 'strip',
-    message: `--strip-thinking: ${blocks} thinking block(s) in ${rows.length} row(s) of the resumed conversation`,
+    message: `--strip-thinking: ${blocks} thinking block(s) in ${rows.length} row(s) of the resumed conversation${keptNote}`,
     line: first.line,
     ...(first.uuid === undefined ? {} : { uuid: first.uuid }),
     fix: {

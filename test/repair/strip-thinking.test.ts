@@ -175,6 +175,40 @@ describe('--strip-thinking (planner)', () => {
     expect(model.request().valid).toBe(true);
   });
 
+  it('keeps the thinking of the latest response when the request ends with its tool results', async () => {
+    // Interrupted after a tool ran: the next prompt joins the tool result, and
+    // with thinking on the API requires the message before it to start with
+    // thinking (the api-validator's thinking-required-final). Its thinking
+    // stays; the earlier response's goes.
+    const toolTail = [
+      user('u1'),
+      think('k1', 'u1', 'M1', 'first'),
+      assistant('a1', { parent: 'k1', messageId: 'M1', text: 'First.' }),
+      user('u2', { parent: 'a1' }),
+      think('k2', 'u2', 'M2', 'run it'),
+      assistant('a2', { parent: 'k2', messageId: 'M2', toolUse: ['t2'] }),
+      toolResult('r2', { parent: 'a2', toolUseId: 't2' }),
+    ];
+    const finding = stripThinkingFinding(indexOf({ records: toolTail }), resumeModel(indexOf({ records: toolTail })));
+    expect(finding?.message).toBe(
+      '--strip-thinking: 1 thinking block(s) in 1 row(s) of the resumed conversation; the 1 of the latest response stay: the request ends with its tool results, and the API requires that message to start with thinking',
+    );
+    const p = await plan(toolTail);
+    const after = byUuid(p.after);
+    expect(after.has(uuidOf('k1'))).toBe(false);
+    expect(blockTypes(after.get(uuidOf('k2')))).toEqual(['thinking']);
+    expect(resumeModel(indexOf({ text: p.after })).request().valid).toBe(true);
+    expect((await plan(p.after)).applied).toEqual([]);
+    // The same with the result never written: the CLI answers the call itself.
+    const cut = toolTail.slice(0, -1);
+    const q = await plan(cut);
+    expect(byUuid(q.after).has(uuidOf('k1'))).toBe(false);
+    expect(blockTypes(byUuid(q.after).get(uuidOf('k2')))).toEqual(['thinking']);
+    // Nothing else to strip: no finding, nothing to do.
+    const only = toolTail.slice(3).map((r, i) => (i === 0 ? { ...r, parentUuid: null } : r));
+    expect(stripThinkingFinding(indexOf({ records: only }), resumeModel(indexOf({ records: only })))).toBeUndefined();
+  });
+
   it('has nothing to do on a session without thinking', async () => {
     const plain = [user('u1'), assistant('a1', { parent: 'u1' })];
     expect(stripThinkingFinding(indexOf({ records: plain }), resumeModel(indexOf({ records: plain })))).toBeUndefined();
