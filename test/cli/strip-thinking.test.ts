@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { thinkingBlock } from '../helpers/fix-twice.js';
 import { PROJECT_FOLDER, assistant, jsonl, toolResult, user, uuidOf } from '../helpers/records.js';
-import { sandbox, writeSession, type Sandbox } from '../support/cli.js';
+import { run, sandbox, writeSession, type Sandbox } from '../support/cli.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = path.join(root, 'dist', 'cli.js');
@@ -103,5 +103,20 @@ describe('cclint fix --strip-thinking (built binary)', () => {
     const restored = cclint('restore', id);
     expect(restored.status).toBe(0);
     expect(fs.readFileSync(file, 'utf8')).toBe(SESSION);
+  });
+
+  it('interactively: asked as an unsafe fix, Enter declines, y applies', async () => {
+    const ask = (answers: string[]) => run(['fix', '--no-color', '--strip-thinking', file], { env: box.env, cwd: box.root, tty: true, answers });
+    const declined = await ask(['']);
+    expect(declined.stdout).toContain(
+      `:2  thinking-signature  --strip-thinking: 2 thinking block(s) in 2 row(s) of the resumed conversation\n[unsafe] Strip every thinking block of the resumed conversation (--strip-thinking)\n`,
+    );
+    expect(declined.stdout).toContain('Apply this unsafe fix? [y,N,a,d,q,?]');
+    expect(declined.code).toBe(0);
+    expect(fs.readFileSync(file, 'utf8')).toBe(SESSION);
+    const applied = await ask(['y']);
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain('applied 1 fix(es) in 1 of 1 file(s)');
+    expect(fs.readFileSync(file, 'utf8')).not.toContain('"thinking"');
   });
 });
