@@ -5,6 +5,7 @@
  * cause (an edited text under a kept signature, with no other copy) cannot
  * be seen offline.
  */
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { resumeModel } from '../../src/core/resume.js';
 import type { JsonObject } from '../../src/core/types.js';
@@ -14,6 +15,7 @@ import { STRIP_THINKING_TITLE, stripThinkingFinding } from '../../src/rules/thin
 import { thinkingBlock } from '../helpers/fix-twice.js';
 import { assistant, jsonl, toolResult, user, uuidOf } from '../helpers/records.js';
 import { indexOf, lintCase, sessionFileOf } from '../helpers/rule-tester.js';
+import { BUNDLED_CORPUS, type Corpus, corpusFiles, describeSharedCorpus } from '../support/corpus.js';
 
 const lint = { rules: RULES, severities: new Map() };
 const requested: PlanPolicy['requested'] = (index) => {
@@ -216,3 +218,41 @@ describe('--strip-thinking (planner)', () => {
     expect(p.applied).toEqual([]);
   });
 });
+
+/**
+ * Every corpus session with thinking on its resumed chain: the strip applies
+ * (unless the only thinking is the latest response's before its tool
+ * results), leaves no thinking on the chain but that, makes or keeps the
+ * request valid, costs no message but the thinking-only rows it removes,
+ * and a second run changes nothing.
+ */
+function sweep(corpus: Corpus): void {
+  const thinkingOnChain = (records: ReturnType<typeof resumeModel>['chain']) => records.filter((r) => r.type === 'assistant' && /[kKr]/.test(r.blocks));
+  const files = corpusFiles(corpus).filter((f) => !f.relative.includes('/subagents/'));
+  it(`strips every session with thinking on its resumed chain (${files.length} files)`, async () => {
+    let stripped = 0;
+    for (const f of files) {
+      const bytes = fs.readFileSync(f.absolute);
+      const before = resumeModel(indexOf({ text: bytes }));
+      const rows = thinkingOnChain(before.chain);
+      if (rows.length === 0) continue;
+      const p = await plan(bytes);
+      const after = resumeModel(indexOf({ text: p.after }));
+      const left = thinkingOnChain(after.chain);
+      const strips = p.applied.filter((a) => a.title === STRIP_THINKING_TITLE).length;
+      if (strips > 0) stripped++;
+      expect({ file: f.relative, left: left.length < rows.length || strips === 0, valid: after.request().valid || !before.request().valid }).toEqual({ file: f.relative, left: true, valid: true });
+      // What is left is the latest response's, kept for the tool results that end the request.
+      expect(stripThinkingFinding(indexOf({ text: p.after }), after), f.relative).toBeUndefined();
+      // No message lost but the thinking-only rows removed.
+      const removed = rows.filter((r) => /^[kKr]+$/.test(r.blocks)).length;
+      expect(after.messages.length, f.relative).toBeGreaterThanOrEqual(before.messages.length - removed);
+      expect((await plan(p.after)).applied.filter((a) => a.title === STRIP_THINKING_TITLE), f.relative).toEqual([]);
+    }
+    expect(stripped).toBeGreaterThan(0);
+  }, 600_000);
+}
+
+describe('--strip-thinking on the bundled corpus', () => sweep(BUNDLED_CORPUS));
+describeSharedCorpus('--strip-thinking on the corpus', sweep);
+
