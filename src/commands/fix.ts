@@ -7,13 +7,16 @@
  * code that writes a transcript.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { styleText } from 'node:util';
 import { Command, Option } from 'commander';
 import { escapeForTerminal, terminalSafeJson } from '../escape.js';
 import { describeFsError } from '../core/discovery.js';
 import { CclintError, InterruptedError, UsageError } from '../core/errors.js';
 import { indexFile, linkGroup, ProjectRegistry } from '../engine/linter.js';
-import type { Applicability } from '../core/types.js';
+import { resumeModel } from '../core/resume.js';
+import type { Applicability, Finding } from '../core/types.js';
+import { stripThinkingFinding } from '../rules/thinking-signature.js';
 import { countBySeverity } from '../core/types.js';
 import { checkInterrupt, critical, pause } from '../interrupt.js';
 import type { Io } from '../io.js';
@@ -33,7 +36,32 @@ interface FixOptions {
   readonly backupDir?: string | undefined;
   readonly auditLog?: string | undefined;
   readonly force?: boolean | undefined;
+  readonly stripThinking?: boolean | undefined;
   readonly color?: boolean | undefined;
+}
+
+/**
+ * `--strip-thinking` rewrites every response of a session, so it takes the
+ * session files by name: never the default projects root, never a folder.
+ */
+function checkStripTargets(paths: readonly string[], cwd: string): void {
+  if (paths.length === 0) {
+    throw new UsageError('--strip-thinking needs the session file(s) to strip: cclint fix --strip-thinking <session.jsonl>');
+  }
+  for (const p of paths) {
+    let folder = false;
+    try {
+      folder = fs.statSync(path.resolve(cwd, p)).isDirectory();
+    } catch {
+      // A path that cannot be read is reported as for any fix.
+    }
+    if (folder) throw new UsageError(`--strip-thinking takes session files, not folders: ${p} is a folder`);
+  }
+}
+
+function stripThinkingRequest(index: Parameters<typeof stripThinkingFinding>[0]): readonly Finding[] {
+  const finding = stripThinkingFinding(index, resumeModel(index));
+  return finding === undefined ? [] : [finding];
 }
 
 function summaryLine(plan: FilePlan, verb: string): string {
@@ -57,6 +85,10 @@ export function fixCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--backup-dir <dir>', 'where backups go (default: $CCLINT_HOME/backups, never inside the projects folder)')
     .option('--audit-log <file>', 'the append-only audit log (default: $CCLINT_HOME/audit.jsonl)')
     .option('--force', 'write even when the session looks active (changed in the last 60 s or held by a running Claude Code)')
+    .option(
+      '--strip-thinking',
+      'also drop every thinking block of the conversation resume sends (unsafe; for a session stuck on API Error 400 about thinking; session files only)',
+    )
     .option('--no-color', 'no colour, even on a terminal')
     .addHelpText(
       'after',
@@ -66,6 +98,8 @@ Examples:
   cclint fix session.jsonl                  walk the fixes and answer y/n/a/d/q for each
   cclint fix --yes ~/.claude/projects        apply every safe fix, no questions
   cclint fix --yes --unsafe --force x.jsonl  everything the planner accepts, even on a live session
+  cclint fix --strip-thinking x.jsonl       unwedge a session stuck on "API Error: 400 … thinking … cannot be
+                                            modified" or "Invalid signature in thinking block"
   cclint restore <audit-id>                 undo a fix (ids are in $CCLINT_HOME/audit.jsonl)
 
 Every write: journal, backup (mode 0600) under $CCLINT_HOME/backups, re-hash to catch concurrent
@@ -76,6 +110,7 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
     )
     .action(async (paths: string[], options: FixOptions) => {
       const interactive = options.dryRun !== true && options.yes !== true;
+      if (options.stripThinking === true) checkStripTargets(paths, io.cwd);
       if (interactive && !(io.stdinIsTTY && io.stdout.isTTY) && io.ask === undefined) {
         throw new UsageError('fix needs a terminal to ask on; pass --yes to apply safe fixes without asking, or --dry-run to review them');
       }
@@ -148,6 +183,7 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
               allow,
               rules: only,
               decide: prompts?.decide,
+              requested: options.stripThinking === true ? stripThinkingRequest : undefined,
               link: (index) => linkGroup([index, ...others], registry),
               pause,
             });

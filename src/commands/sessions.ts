@@ -127,7 +127,7 @@ export function sessionsCommand(io: Io, setExit: (code: number) => void): Comman
     .addOption(new Option('-f, --format <name>', 'output format').choices(['table', 'json']).default('table'))
     .option('--no-color', 'no colour, even on a terminal (NO_COLOR is honoured too)')
     .option('--sort <column>', `order the rows by a column (${SORT_COLUMNS.join(', ')}), :asc or :desc to choose the direction`, parseSort)
-    .option('--broken', 'only sessions with something wrong: an error or warning, a resume loss, a corruption score above 0')
+    .option('--broken', 'only sessions with something wrong: an error or warning, a resume loss, a corruption score above 0, a resumed request the API rejects')
     .option('-o, --output-file <file>', 'write the report to this file instead of stdout (folders are created)')
     .option('--cache', 'remember what was read under $CCLINT_HOME/cache; a project folder in which nothing changed is not read again')
     .addHelpText(
@@ -136,18 +136,20 @@ export function sessionsCommand(io: Io, setExit: (code: number) => void): Comman
 Subagent files count with their session. A session that continues another (same slug,
 copied records of the other session, or a continued-in record) is listed under it, marked ↳.
 Fidelity is the share of the conversation \`claude --resume\` loads; score is the corruption
-likelihood (0 healthy, 1 broken); errors and warnings are \`cclint check\`'s findings.
+likelihood (0 healthy, 1 broken); errors and warnings are \`cclint check\`'s findings. An api
+column, shown when some session needs it, says 400 where the first request after
+\`claude --resume\` would be rejected (API Error 400).
 
 --sort orders the rows in a flat list, each column its own way unless :asc or :desc says
 otherwise: last activity, records, score, errors and warnings highest first, fidelity lowest
-first, session, project and title A to Z.
+first, api rejected first, session, project and title A to Z.
 
 Examples:
   cclint sessions                                  every session under ~/.claude/projects
   cclint sessions ~/.claude/projects/-home-me-app  one project
   cclint sessions --broken --sort score            only sessions with a problem, most likely corrupted first
   cclint sessions --sort last:asc                  oldest activity first
-  cclint sessions --format json                    [{sessionId, title, lastActivity, records, fidelity, score, errors, warnings, continues}]
+  cclint sessions --format json                    [{sessionId, title, lastActivity, records, fidelity, apiValid, score, errors, warnings, continues}]
 
 Exit codes: 0 (a report, whatever it finds), 2 when a named path cannot be read, is not a
 transcript, or holds no session file.`,

@@ -18,6 +18,7 @@ import type { Glyph, TreeLine } from '../core/views/tree.js';
 import { COLLAPSE_OVER } from '../core/views/tree.js';
 import { escapeHtml as h } from './html-escape.js';
 import { cut, dateTime, percent, rowText } from './text.js';
+import { apiCell } from './sessions.js';
 
 export interface ReportModel {
   readonly title: string;
@@ -258,11 +259,18 @@ function conversationHtml(c: Conversation, thinking: boolean): string {
   return `<h3>The conversation (${c.messages.length} message${c.messages.length === 1 ? '' : 's'})</h3>${items.join('\n')}`;
 }
 
+/** The header line saying the resumed request fails at the API, with each rule and row; empty when it passes. */
+function apiHtml(s: SessionSection): string {
+  if (s.resume.apiValid !== false) return '';
+  const rules = (s.resume.apiViolations ?? []).map((v) => `<code>${h(v.rule)}</code> (line ${v.line})`);
+  return `<div class="meta api"><span class="bad">resumed request fails at the API (400)${rules.length > 0 ? `: ${rules.join(', ')}` : ''}</span></div>`;
+}
+
 /** One session's section: header, resume figures, findings, the tree, optionally the diff and the conversation. */
 export function sessionSectionHtml(s: SessionSection): string {
   const loss = s.resume.total - s.resume.loaded;
   return [
-    `<section class="session" id="${h(s.anchor)}" data-session="${h(s.sessionId)}" data-file="${h(s.displayPath)}" data-resume-loaded="${s.resume.loaded}">`,
+    `<section class="session" id="${h(s.anchor)}" data-session="${h(s.sessionId)}" data-file="${h(s.displayPath)}" data-resume-loaded="${s.resume.loaded}"${s.resume.apiValid === undefined ? '' : ` data-api-valid="${s.resume.apiValid}"`}>`,
     `<h2>${h(s.title)}</h2>`,
     `<div class="meta mono">${h(s.displayPath)} · <code>${h(s.command)}</code></div>`,
     `<div class="meta">resume loads ${s.resume.loaded} of ${s.resume.total} message${s.resume.total === 1 ? '' : 's'} (${percent(s.resume.fidelity)})` +
@@ -270,6 +278,7 @@ export function sessionSectionHtml(s: SessionSection): string {
       `${s.tree.records} records, ${s.tree.forks} fork${s.tree.forks === 1 ? '' : 's'}, ` +
       `${s.findings.filter((f) => f.severity === 'info').length} info finding(s) not drawn · ` +
       `${s.tree.orphans > 0 ? `<span class="bad">${s.tree.orphans} orphaned branch${s.tree.orphans === 1 ? '' : 'es'}</span>` : '0 orphaned branches'}</div>`,
+    apiHtml(s),
     `<div class="meta legend"><span style="color:var(--green)">● loaded on resume</span><span style="color:var(--dim)">● not loaded</span>` +
       `<span style="color:var(--red)">● orphaned branch</span><span style="color:var(--yellow)">◆ compact boundary</span></div>`,
     s.diff === undefined ? '' : diffHtml(s.diff),
@@ -288,8 +297,22 @@ function cell(text: string, value: string | number, cls = ''): string {
 export function sessionsTableHtml(rows: readonly PlacedRow[], anchors: ReadonlyMap<PlacedRow['row'], string>): string {
   if (rows.length === 0) return '<p>No sessions found.</p>';
   const showProject = new Set(rows.map((p) => p.row.projectDir)).size > 1;
-  const head = ['session', ...(showProject ? ['project'] : []), 'title', 'last activity (UTC)', 'records', 'fidelity', 'score', 'errors', 'warnings'];
-  const numeric = new Set(['records', 'fidelity', 'score', 'errors', 'warnings']);
+  // The api column (`400`: the resumed request would be rejected) only when some session's would.
+  const showApi = rows.some((p) => p.row.apiValid === false);
+  const head = [
+    'session',
+    ...(showProject ? ['project'] : []),
+    'title',
+    'last activity (UTC)',
+    'records',
+    'fidelity',
+    ...(showApi ? ['api'] : []),
+    'score',
+    'errors',
+    'warnings',
+  ];
+  const numeric = new Set(['records', 'fidelity', 'api', 'score', 'errors', 'warnings']);
+  const title = (c: string): string => (c === 'api' ? ' title="400: the first request after claude --resume would be rejected (API Error 400)"' : '');
   const body = rows.map(({ row, depth }) => {
     const anchor = anchors.get(row);
     const marker = depth === 0 ? '' : `${'&nbsp;&nbsp;'.repeat(depth - 1)}↳ `;
@@ -301,13 +324,14 @@ export function sessionsTableHtml(rows: readonly PlacedRow[], anchors: ReadonlyM
       cell(dateTime(row.lastTime), row.lastTime) +
       cell(row.records.toLocaleString('en-US'), row.records, 'num') +
       cell(percent(row.fidelity), row.fidelity, row.fidelity < 1 ? 'num bad' : 'num') +
+      (showApi ? cell(apiCell(row.apiValid), row.apiValid === false ? 1 : 0, row.apiValid === false ? 'num bad' : 'num') : '') +
       cell(row.score.toFixed(2), row.score, row.score >= 0.5 ? 'num bad' : 'num') +
       cell(String(row.errors), row.errors, row.errors > 0 ? 'num bad' : 'num') +
       cell(String(row.warnings), row.warnings, row.warnings > 0 ? 'num warn' : 'num') +
       `</tr>`
     );
   });
-  return `<table class="sessions"><thead><tr>${head.map((c) => `<th${numeric.has(c) ? ' class="num"' : ''}>${c}</th>`).join('')}</tr></thead><tbody>\n${body.join('\n')}\n</tbody></table>`;
+  return `<table class="sessions"><thead><tr>${head.map((c) => `<th${numeric.has(c) ? ' class="num"' : ''}${title(c)}>${c}</th>`).join('')}</tr></thead><tbody>\n${body.join('\n')}\n</tbody></table>`;
 }
 
 /** A whole page around a body. */

@@ -28,10 +28,20 @@ export function sessionsJson(placed: readonly PlacedRow[]): string {
   return `${terminalSafeJson(list)}\n`;
 }
 
-/** The table: a header and one row per session; a project column when several projects are shown. */
+/** What the `api` column says: `400` when the first request after resuming would be rejected. */
+export function apiCell(apiValid: boolean | undefined): string {
+  return apiValid === false ? '400' : '';
+}
+
+/**
+ * The table: a header and one row per session; a project column when
+ * several projects are shown, an `api` column (`400`) when some session's
+ * resumed request would be rejected by the API.
+ */
 export function renderSessionsTable(placed: readonly PlacedRow[], paint: Paint): string {
   if (placed.length === 0) return 'no sessions found\n';
   const showProject = new Set(placed.map((p) => p.row.projectDir)).size > 1;
+  const showApi = placed.some((p) => p.row.apiValid === false);
   const cells = placed.map(({ row, depth }) => {
     const marker = depth === 0 ? '' : `${'  '.repeat(depth - 1)}↳ `;
     return {
@@ -41,6 +51,7 @@ export function renderSessionsTable(placed: readonly PlacedRow[], paint: Paint):
       last: dateTime(row.lastTime),
       records: row.records.toLocaleString('en-US'),
       fidelity: percent(row.fidelity),
+      api: apiCell(row.apiValid),
       score: row.score.toFixed(2),
       errors: String(row.errors),
       warnings: String(row.warnings),
@@ -54,6 +65,7 @@ export function renderSessionsTable(placed: readonly PlacedRow[], paint: Paint):
     last: 'last activity (UTC)',
     records: 'records',
     fidelity: 'fidelity',
+    api: 'api',
     score: 'score',
     errors: 'errors',
     warnings: 'warnings',
@@ -67,6 +79,7 @@ export function renderSessionsTable(placed: readonly PlacedRow[], paint: Paint):
     last: w('last'),
     records: w('records'),
     fidelity: w('fidelity'),
+    api: w('api'),
     score: w('score'),
     errors: w('errors'),
     warnings: w('warnings'),
@@ -79,6 +92,7 @@ export function renderSessionsTable(placed: readonly PlacedRow[], paint: Paint):
       style('last', pad(c.last, widths.last)),
       style('records', padStart(c.records, widths.records)),
       style('fidelity', padStart(c.fidelity, widths.fidelity)),
+      ...(showApi ? [style('api', padStart(c.api, widths.api))] : []),
       style('score', padStart(c.score, widths.score)),
       style('errors', padStart(c.errors, widths.errors)),
       style('warnings', padStart(c.warnings, widths.warnings)),
@@ -91,6 +105,7 @@ export function renderSessionsTable(placed: readonly PlacedRow[], paint: Paint):
       line(c, (k, text) => {
         if (k === 'session') return paint('yellow', text);
         if (k === 'fidelity' && c.row.fidelity < 1) return paint('red', text);
+        if (k === 'api' && c.row.apiValid === false) return paint('red', text);
         if (k === 'score' && c.row.score >= 0.5) return paint('red', text);
         if (k === 'errors' && c.row.errors > 0) return paint('red', text);
         if (k === 'warnings' && c.row.warnings > 0) return paint('yellow', text);

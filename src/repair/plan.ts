@@ -54,6 +54,14 @@ export interface PlanPolicy {
   readonly decide?:
     | ((finding: Finding, fix: Fix, edits: readonly RecordEdit[], index: SessionIndex) => Promise<boolean | FixAlternative>)
     | undefined;
+  /**
+   * Repairs the person asked for by a flag rather than a rule's finding
+   * (`--strip-thinking`): findings with a fix, computed on each state like
+   * the rules' findings. They are tried first in every pass after the
+   * causes pass, whatever `allow` and `rules` say (the flag is the consent),
+   * and go through the same questions and gate as every other fix.
+   */
+  readonly requested?: ((index: SessionIndex) => readonly Finding[]) | undefined;
   /** Resolves parents in other files of the session group (see linkGroup). */
   readonly link?: ((index: SessionIndex) => void) | undefined;
   /**
@@ -140,12 +148,14 @@ interface State {
   readonly bytes: Buffer;
   readonly index: SessionIndex;
   readonly findings: Finding[];
+  /** The policy's requested repairs on this text (not findings: the gate does not count them). */
+  readonly requested: readonly Finding[];
 }
 
 function stateOf(file: SessionFile, bytes: Buffer, lint: LintOptions, policy: PlanPolicy): State {
   const index = SessionIndex.build(file, () => bufferSource(bytes));
   policy.link?.(index);
-  return { bytes, index, findings: lintIndex(index, lint) };
+  return { bytes, index, findings: lintIndex(index, lint), requested: policy.requested?.(index) ?? [] };
 }
 
 /** Per-rule counts at warning level or above: what a fix must not raise. */
@@ -343,11 +353,17 @@ export async function planFile(
     const ordered = fixable
       .filter((f) => !causesFirst || CAUSE_RULES.has(f.ruleId))
       .sort((a, b) => a.line - b.line || (ruleOrder.get(a.ruleId) ?? 0) - (ruleOrder.get(b.ruleId) ?? 0));
-    for (const finding of ordered) {
+    // What a flag asked for goes first, once the causes are repaired; a
+    // rule's fix on the lines it rewrites waits for the next pass, where
+    // it is usually gone.
+    const requested = new Set(causesFirst ? [] : current.requested.filter((f) => f.fix !== undefined));
+    const requestedLines = new Set<number>();
+    for (const finding of [...requested, ...ordered]) {
       const fix = finding.fix as Fix;
+      const asked = requested.has(finding);
       // Opt-in fixes change what a healthy session holds (content shape,
       // synthetic tool results); the person asks for them by naming the rule.
-      if (optIn.has(finding.ruleId) && policy.rules?.has(finding.ruleId) !== true) continue;
+      if (!asked && optIn.has(finding.ruleId) && policy.rules?.has(finding.ruleId) !== true) continue;
       let edits: readonly RecordEdit[];
       try {
         edits = fix.edits();
@@ -365,7 +381,8 @@ export async function planFile(
       let applicability = fix.applicability;
       if (applicability === 'safe' && edits.some(rewritesOtherBytes)) applicability = 'unsafe';
       let candidate: Candidate = { finding, fix: { ...fix, applicability }, edits };
-      if (!policy.allow.has(applicability)) {
+      if (edits.some((e) => requestedLines.has(e.line))) continue; // next pass
+      if (!asked && !policy.allow.has(applicability)) {
         skip(candidate, applicability === 'unsafe' && fix.applicability === 'safe'
           ? 'the line is not compact JSON, so rewriting it changes other bytes too (apply with --unsafe)'
           : `${applicability} fix (apply with --unsafe)`);
@@ -389,7 +406,10 @@ export async function planFile(
         if (chosen.length === 0 || chosen.some((e) => touched.has(e.line))) continue;
         candidate = { finding, fix: { ...candidate.fix, title: answer.title }, edits: chosen };
       }
-      for (const e of candidate.edits) touched.add(e.line);
+      for (const e of candidate.edits) {
+        touched.add(e.line);
+        if (asked) requestedLines.add(e.line);
+      }
       candidates.push(candidate);
     }
     if (candidates.length === 0) {
@@ -475,7 +495,7 @@ async function applyBatch(
 
 /** The same fix (rule, record, title) found again in the current text. */
 function replan(c: Candidate, state: State): readonly RecordEdit[] | undefined {
-  for (const f of state.findings) {
+  for (const f of [...state.requested, ...state.findings]) {
     if (f.ruleId !== c.finding.ruleId || (f.uuid ?? f.line) !== (c.finding.uuid ?? c.finding.line) || f.fix === undefined) continue;
     if (f.fix.title === c.fix.title) return f.fix.edits();
     // A candidate the person chose instead of the planner's first choice.

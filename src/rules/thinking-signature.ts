@@ -25,30 +25,110 @@
  * thinking. Offered only where the request fails today: a block on a branch
  * resume does not send (a rewind's abandoned attempt) is left as it is.
  *
+ * `cclint fix --strip-thinking <session.jsonl>` is the repair for a session
+ * that fails with one of these errors where this rule sees no cause: it
+ * drops every thinking and redacted_thinking block of the conversation
+ * resume sends (the same edit, on every response of the resumed chain),
+ * except the latest response when the request ends with its tool results
+ * (with thinking on, the API requires that message to start with
+ * thinking). Unsafe in the same way; the flag is the request for it.
+ *
  * ## Known false positives
  * A thinking text edited where no unedited copy is left cannot be seen
- * offline; it is not reported.
+ * offline (the signature is opaque); it is not reported. Such a session
+ * still answers `API Error: 400`: `--strip-thinking` repairs it.
  */
 import { repeatedSignatures, thinkingEdited } from '../core/api-request.js';
+import { requestMessages } from '../core/resume-cli.js';
 import type { RecordSummary } from '../core/records.js';
+import type { ResumeModel } from '../core/resume.js';
 import type { SessionIndex } from '../core/session-index.js';
-import type { Fix, JsonObject } from '../core/types.js';
+import type { Finding, Fix, JsonObject } from '../core/types.js';
 import { rewriteContentEdits } from '../core/fix-builders.js';
 import { defineRule } from './rule.js';
 
 const THINKING = new Set(['thinking', 'redacted_thinking']);
 
+const hasThinking = (r: RecordSummary): boolean => /[kKr]/.test(r.blocks);
+
+/**
+ * Edits that drop the thinking blocks of `rows`: a row left with nothing
+ * goes, and the rows below it hang from the row above it.
+ */
+function dropThinkingEdits(index: SessionIndex, rows: readonly RecordSummary[]) {
+  return rewriteContentEdits(index, rows, (content) => {
+    const kept = content.filter((b: JsonObject) => !THINKING.has(b?.type as string));
+    return kept.length === 0 ? null : kept;
+  });
+}
+
 function dropThinkingFix(index: SessionIndex, record: RecordSummary): Fix {
-  const rows = index.responseRows(record).filter((r) => /[kKr]/.test(r.blocks));
+  const rows = index.responseRows(record).filter(hasThinking);
   return {
     title: `Drop the thinking blocks of this response (${rows.length} row(s))`,
     applicability: 'unsafe',
     changesContent: true,
-    edits: () =>
-      rewriteContentEdits(index, rows, (content) => {
-        const kept = content.filter((b: JsonObject) => !THINKING.has(b?.type as string));
-        return kept.length === 0 ? null : kept;
-      }),
+    edits: () => dropThinkingEdits(index, rows),
+  };
+}
+
+/** The title of the `--strip-thinking` repair (one title, whatever it strips, so a pass can find it again). */
+export const STRIP_THINKING_TITLE = 'Strip every thinking block of the resumed conversation (--strip-thinking)';
+
+/**
+ * The rows of the latest assistant message when the request ends with its
+ * tool results (a turn cut off after a tool ran, or interrupted; a call
+ * cut off before its result gets a synthetic one from the CLI): the next
+ * prompt joins those results, and with thinking on the API then requires
+ * that message to start with thinking ("a final `assistant` message must
+ * start with a thinking block"), so stripping it would trade one 400 for
+ * another. Empty otherwise.
+ */
+function keptForToolTail(chain: readonly RecordSummary[]): ReadonlySet<RecordSummary> {
+  const messages = requestMessages(chain);
+  const last = messages[messages.length - 1];
+  if (last?.role === 'assistant') return new Set(last.rows.some((r) => r.toolUseIds.length > 0) ? last.rows : []);
+  const before = messages[messages.length - 2];
+  if (last?.role !== 'user' || before?.role !== 'assistant') return new Set();
+  if (!last.rows.some((r) => r.type === 'user' && r.toolResultIds.length > 0)) return new Set();
+  return new Set(before.rows);
+}
+
+/**
+ * The repair `cclint fix --strip-thinking` asks for, as a finding of this
+ * rule with its fix: every assistant row of the chain resume loads that
+ * holds a thinking or redacted_thinking block loses them, except the
+ * latest message when the request ends with its tool results (see
+ * {@link keptForToolTail}). Undefined when there is nothing to strip (a
+ * stripped session, or one without thinking), so a second run changes
+ * nothing. Rows on branches resume does not send (abandoned attempts,
+ * history before a compaction or a break) are left as they are.
+ */
+export function stripThinkingFinding(index: SessionIndex, resume: ResumeModel): Finding | undefined {
+  const kept = keptForToolTail(resume.chain);
+  const rows = resume.chain.filter((r) => r.type === 'assistant' && hasThinking(r) && r.recovery === undefined && !kept.has(r));
+  const first = rows[0];
+  if (first === undefined) return undefined;
+  const count = (r: RecordSummary): number => [...r.blocks].filter((k) => k === 'k' || k === 'K' || k === 'r').length;
+  const blocks = rows.reduce((n, r) => n + count(r), 0);
+  const keptBlocks = [...kept].reduce((n, r) => n + (r.type === 'assistant' ? count(r) : 0), 0);
+  const keptNote =
+    keptBlocks === 0
+      ? ''
+      : `; the ${keptBlocks} of the latest response stay: the request ends with its tool results, and the API requires that message to start with thinking`;
+  return {
+    ruleId: 'thinking-signature',
+    severity: 'info',
+    messageId: 'strip',
+    message: `--strip-thinking: ${blocks} thinking block(s) in ${rows.length} row(s) of the resumed conversation${keptNote}`,
+    line: first.line,
+    ...(first.uuid === undefined ? {} : { uuid: first.uuid }),
+    fix: {
+      title: STRIP_THINKING_TITLE,
+      applicability: 'unsafe',
+      changesContent: true,
+      edits: () => dropThinkingEdits(index, rows),
+    },
   };
 }
 

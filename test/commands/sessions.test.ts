@@ -104,7 +104,7 @@ describe('cclint sessions', () => {
     writeProjects();
     const bad = await run(['sessions', '--sort', 'scroe'], box);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('unknown column "scroe" (did you mean "score"?); one of session, project, title, last, records, fidelity, score, errors, warnings');
+    expect(bad.stderr).toContain('unknown column "scroe" (did you mean "score"?); one of session, project, title, last, records, fidelity, api, score, errors, warnings');
     expect((await run(['sessions', '--sort', 'score:up'], box)).code).toBe(2);
     const written = await run(['sessions', '-f', 'json', '-o', 'out/sessions.json'], box);
     expect(written).toEqual({ code: 0, stdout: '', stderr: '' });

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, sandbox } from '../support/cli.js';
 import { BREAK_KINDS, injectBreak } from '../support/breaks.js';
+import { SHAPE_KINDS, plantShape } from '../support/api-shapes.js';
 import { SHARED_CORPUS, realMainSessions } from '../support/corpus.js';
 import { assistant, jsonl, user } from '../commands/fixture.js';
 
@@ -74,11 +75,13 @@ async function open(file: string): Promise<Loaded> {
   return { page, errors, requests };
 }
 
-/** `resume.loaded` per file, as `check --format json` reports it. */
-async function loadedByFile(target: string): Promise<Map<string, number>> {
+/** `resume.loaded` and `resume.apiValid` per file, as `check --format json` reports them. */
+async function loadedByFile(target: string): Promise<Map<string, { loaded: number; apiValid: boolean }>> {
   const r = await run(['check', '--format', 'json', target], { env: box.env, cwd: root });
-  const json = JSON.parse(r.stdout) as { results: Array<{ filePath: string; resume?: { loaded: number } }> };
-  return new Map(json.results.flatMap((f) => (f.resume === undefined ? [] : [[f.filePath, f.resume.loaded] as const])));
+  const json = JSON.parse(r.stdout) as { results: Array<{ filePath: string; resume?: { loaded: number; apiValid: boolean } }> };
+  return new Map(
+    json.results.flatMap((f) => (f.resume === undefined ? [] : [[f.filePath, { loaded: f.resume.loaded, apiValid: f.resume.apiValid }] as const])),
+  );
 }
 
 async function report(target: string, extra: readonly string[] = []): Promise<string> {
@@ -89,15 +92,17 @@ async function report(target: string, extra: readonly string[] = []): Promise<st
 }
 
 /** Every session drawn: its file, the loaded rows drawn, plus rows a huge run leaves undrawn. */
-async function drawnLoaded(page: Page): Promise<Array<{ file: string; drawn: number }>> {
+async function drawnLoaded(page: Page): Promise<Array<{ file: string; drawn: number; apiValid: boolean; apiLine: boolean }>> {
   return page.$$eval('section.session', (sections) =>
     sections.map((s) => {
+      const apiValid = s.getAttribute('data-api-valid') === 'true';
+      const apiLine = s.querySelector('.meta.api') !== null;
       const drawn = s.querySelectorAll('.r[data-loaded]').length;
       let undrawn = 0;
       for (const u of Array.from(s.querySelectorAll('[data-loaded-undrawn]')) as Array<{ getAttribute(name: string): string | null }>) {
         undrawn += Number(u.getAttribute('data-loaded-undrawn'));
       }
-      return { file: s.getAttribute('data-file') ?? '', drawn: drawn + undrawn };
+      return { file: s.getAttribute('data-file') ?? '', drawn: drawn + undrawn, apiValid, apiLine };
     }),
   );
 }
@@ -110,7 +115,24 @@ async function checkReport(target: string, extra: readonly string[] = []): Promi
   const expected = await loadedByFile(target);
   const drawn = await drawnLoaded(loaded.page);
   expect(drawn.length).toBeGreaterThan(0);
-  for (const d of drawn) expect({ file: d.file, loaded: d.drawn }).toEqual({ file: d.file, loaded: expected.get(d.file) });
+  for (const d of drawn) {
+    const want = expected.get(d.file);
+    // The header says the request fails exactly where check says so.
+    expect({ file: d.file, loaded: d.drawn, apiValid: d.apiValid, apiLine: d.apiLine }).toEqual({
+      file: d.file,
+      loaded: want?.loaded,
+      apiValid: want?.apiValid,
+      apiLine: want?.apiValid === false,
+    });
+  }
+  // The table has an api column exactly when some session's request fails, its cells saying 400 on those rows.
+  const invalid = drawn.filter((d) => !d.apiValid).length;
+  const apiCells = await loaded.page.$$eval('table.sessions th', (ths) => ths.findIndex((th) => th.textContent === 'api'));
+  if (invalid === 0) expect(apiCells).toBe(-1);
+  else {
+    const marked = await loaded.page.$$eval('table.sessions tbody tr', (rows, at) => rows.filter((r) => r.cells[at]?.textContent === '400').length, apiCells);
+    expect(marked).toBe(invalid);
+  }
   return loaded;
 }
 
@@ -151,6 +173,30 @@ describe.skipIf(!available)('cclint report in headless Chromium', () => {
     const { page } = await checkReport(broken);
     expect(await page.locator('section.session').count()).toBe(n);
     expect(await page.locator('.r[data-orphan]').count()).toBeGreaterThan(0);
+    await page.close();
+  }, 300_000);
+
+  it('sessions stuck on API Error 400: every shape planted in real sessions, marked in the table and the headers', async () => {
+    const stuck = path.join(box.root, 'stuck');
+    let n = 0;
+    for (const source of realMainSessions().slice(0, 4)) {
+      const text = fs.readFileSync(source.absolute, 'utf8');
+      for (const kind of SHAPE_KINDS) {
+        const variant = plantShape(text, kind, 1);
+        if (variant === undefined) continue;
+        n++;
+        const folder = path.join(stuck, `-s${n}`);
+        fs.mkdirSync(folder, { recursive: true });
+        fs.writeFileSync(path.join(folder, `5e56${String(n).padStart(4, '0')}-0000-4000-8000-000000000000.jsonl`), variant.text);
+      }
+    }
+    expect(n).toBeGreaterThanOrEqual(SHAPE_KINDS.length);
+    const { page } = await checkReport(stuck);
+    // checkReport compared each header with check; at least one is rejected, and its line names the API rule.
+    const lines = await page.locator('.meta.api').allInnerTexts();
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/^resumed request fails at the API \(400\): [a-z-]+ \(line \d+\)/);
+    expect(await page.locator('table.sessions th', { hasText: /^api$/ }).count()).toBe(1);
     await page.close();
   }, 300_000);
 

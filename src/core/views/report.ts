@@ -7,7 +7,7 @@
 import type { RecordSummary } from '../records.js';
 import { resumeModel } from '../resume.js';
 import type { SessionIndex } from '../session-index.js';
-import type { FileResult, Finding } from '../types.js';
+import type { ApiViolationSummary, FileResult, Finding } from '../types.js';
 import { type Conversation, launchCwd, resumeCommand } from './conversation.js';
 import { type SessionTree, buildTree } from './tree.js';
 
@@ -31,7 +31,14 @@ export interface SessionSection {
   readonly tree: SessionTree;
   /** The messages `claude --resume` loads (resume.messages). */
   readonly loaded: ReadonlySet<RecordSummary>;
-  readonly resume: { readonly loaded: number; readonly total: number; readonly fidelity: number };
+  readonly resume: {
+    readonly loaded: number;
+    readonly total: number;
+    readonly fidelity: number;
+    /** The first request after resuming passes the API rules cclint models (undefined: not judged). */
+    readonly apiValid?: boolean | undefined;
+    readonly apiViolations?: readonly ApiViolationSummary[] | undefined;
+  };
   readonly score: number;
   readonly findings: readonly ReportFinding[];
   /** `cclint fix --dry-run`'s unified diff for the file, when asked for and not empty. */
@@ -60,7 +67,13 @@ export function sectionOf(
     command: resumeCommand(launchCwd(index), sessionId),
     tree: buildTree(index, resume, { all: true }),
     loaded: new Set(resume.messages),
-    resume: { loaded: resume.loaded, total: resume.total, fidelity: resume.fidelity },
+    resume: {
+      loaded: resume.loaded,
+      total: resume.total,
+      fidelity: resume.fidelity,
+      apiValid: result.resume?.apiValid,
+      apiViolations: result.resume?.apiViolations,
+    },
     score: result.score ?? 0,
     findings: findings.map((f) => ({ ruleId: f.ruleId, severity: f.severity, line: f.line, uuid: f.uuid, message: f.message })),
     diff: extra.diff,

@@ -243,7 +243,7 @@ export function placeRows(rows: readonly SessionRow[]): PlacedRow[] {
 }
 
 /** Columns `--sort` takes: the table's, with `last` for the last activity. */
-export const SORT_COLUMNS = ['session', 'project', 'title', 'last', 'records', 'fidelity', 'score', 'errors', 'warnings'] as const;
+export const SORT_COLUMNS = ['session', 'project', 'title', 'last', 'records', 'fidelity', 'api', 'score', 'errors', 'warnings'] as const;
 export type SortColumn = (typeof SORT_COLUMNS)[number];
 
 export interface SortOrder {
@@ -262,6 +262,7 @@ export const DESCENDING_BY_DEFAULT: Readonly<Record<SortColumn, boolean>> = {
   last: true,
   records: true,
   fidelity: false,
+  api: true,
   score: true,
   errors: true,
   warnings: true,
@@ -278,6 +279,8 @@ function sortKey(row: SessionRow, column: SortColumn): string | number {
       return row.title.toLowerCase();
     case 'last':
       return row.lastTime;
+    case 'api':
+      return row.apiValid === false ? 1 : 0;
     default:
       return row[column];
   }
@@ -305,6 +308,6 @@ export function sortPlaced(placed: readonly PlacedRow[], order: SortOrder): Plac
 
 /** Something is wrong with the session: a finding above info, a resume loss, or a corruption score above 0. */
 export function isBroken(row: SessionRow): boolean {
-  return row.errors > 0 || row.warnings > 0 || row.fidelity < 1 || row.score > 0;
+  return row.errors > 0 || row.warnings > 0 || row.fidelity < 1 || row.score > 0 || row.apiValid === false;
 }
 
