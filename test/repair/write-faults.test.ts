@@ -375,6 +375,39 @@ describe('a run killed while late lines are carried (the old inode keeps a hidde
     expect(bytes(kept[0] ?? '').toString()).toBe(plan.before.toString() + LINE_A);
   });
 
+  it('a file system without hard links: the commit goes on without the second name', () => {
+    const inner = port;
+    port = {
+      ...inner,
+      link() {
+        throw Object.assign(new Error('EPERM: operation not permitted, link'), { code: 'EPERM' });
+      },
+    };
+    commitPlan(plan, options());
+    expect(bytes(FILE).toString()).toBe(plan.after.toString());
+    expect(projectFiles()).toEqual([`${SID}.jsonl`]);
+    expect(readAuditLog(port, AUDIT)).toHaveLength(1);
+  });
+
+  it('a path replaced between the open and the link: nothing is written, the old bytes stay in the backup', () => {
+    const inner = port;
+    port = {
+      ...inner,
+      link(from, to) {
+        // Someone renames another file over the session right before the link.
+        vol.writeFileSync(`${PROJECT}/other`, 'other\n');
+        vol.renameSync(`${PROJECT}/other`, FILE);
+        inner.link(from, to);
+      },
+    };
+    expect(() => commitPlan(plan, options())).toThrow(ConcurrentModificationError);
+    expect(bytes(FILE).toString()).toBe('other\n');
+    expect(projectFiles()).toEqual([`${SID}.jsonl`]);
+    // The old bytes are no longer anywhere but in the backup: it is kept.
+    expect(backups().map((b) => bytes(b).toString())).toEqual([plan.before.toString()]);
+    expect(journals()).toEqual([]);
+  });
+
   it('a healthy commit leaves no second name behind', () => {
     commitPlan(plan, options());
     expect(projectFiles()).toEqual([`${SID}.jsonl`]);
