@@ -36,7 +36,7 @@ import writeFileAtomic from 'write-file-atomic';
 import type { SessionGroup } from '../core/discovery.js';
 import type { ByteSource } from '../core/reader.js';
 import { fileSource } from '../core/reader.js';
-import { type SessionFile, SessionIndex } from '../core/session-index.js';
+import { type LineObserver, type SessionFile, SessionIndex } from '../core/session-index.js';
 import { UsageError } from '../core/errors.js';
 import type { FileResult, Fix } from '../core/types.js';
 import { VERSION } from '../version.js';
@@ -285,9 +285,9 @@ function writeEntry(config: CacheConfig, file: string, entry: Entry<unknown>): s
  * An index builder that hashes the bytes its first read goes through (the
  * scan that builds the index), for racy files.
  */
-function hashingIndexer(hashes: Map<string, string>, racy: ReadonlySet<string>): (file: SessionFile) => SessionIndex {
-  return (file) => {
-    if (!racy.has(file.path)) return SessionIndex.build(file, () => fileSource(file.path));
+function hashingIndexer(hashes: Map<string, string>, racy: ReadonlySet<string>): (file: SessionFile, observer?: LineObserver) => SessionIndex {
+  return (file, observer) => {
+    if (!racy.has(file.path)) return SessionIndex.build(file, () => fileSource(file.path), observer);
     let first = true;
     return SessionIndex.build(file, () => {
       if (!first) return fileSource(file.path);
@@ -314,7 +314,7 @@ function hashingIndexer(hashes: Map<string, string>, racy: ReadonlySet<string>):
         },
       };
       return source;
-    });
+    }, observer);
   };
 }
 
@@ -516,6 +516,140 @@ export function groupCache<T>(
         if (problem !== undefined) warn(problem);
       }
       return value;
+    },
+  };
+}
+
+/**
+ * A cache whose unit is the session group rather than the project folder,
+ * for a command whose value of a group depends only on that group's files
+ * (search): a session that grows invalidates itself, not its folder. The
+ * entries of a folder's groups share one cache file, read once and written
+ * once a run (by {@link GroupStore.save}). A value that did depend on other
+ * files of its folder (a parent looked up elsewhere) is stored with the
+ * folder's key as well, and used only while the whole folder is as it was.
+ */
+export interface GroupStore<T> {
+  /**
+   * The stored value of the group whose files are `files` (absolute paths,
+   * at least one), or how to compute and store one. The files are looked at
+   * now, before they are read.
+   */
+  lookup(projectDir: string, files: readonly string[]): GroupLookup<T>;
+  /** Writes the folders whose entries changed; returns what could not be done. */
+  save(): string[];
+}
+
+export type GroupLookup<T> =
+  | { readonly hit: T }
+  | {
+      readonly hit?: undefined;
+      /** Reads a file for the value (hashing it when it is racy); `observer` as for {@link SessionIndex.build}. */
+      readonly indexer: (file: SessionFile, observer?: LineObserver) => SessionIndex;
+      /** Keeps the value computed from what `indexer` read; `folderWide`: it depends on other files of the folder too. */
+      store(value: T, folderWide: boolean): void;
+    };
+
+interface GroupEntry<T> {
+  readonly files: readonly FileKey[];
+  /** Set when the value depends on the whole folder: its key, and the SHA-1 of its racy files. */
+  readonly folder: { readonly key: FolderKey; readonly hashes: Readonly<Record<string, string>> } | undefined;
+  readonly hashes: Readonly<Record<string, string>>;
+  readonly value: T;
+}
+
+interface FolderState<T> {
+  readonly file: string;
+  readonly entries: Map<string, GroupEntry<T>>;
+  /**
+   * The folder as it was before this run read anything of it, with the
+   * SHA-1 of each racy file taken then (undefined: one could not be read).
+   */
+  readonly key: { readonly key: FolderKey; readonly hashes: Readonly<Record<string, string>> } | undefined;
+  changed: boolean;
+}
+
+/** The key of a whole folder, its racy files hashed now. */
+function folderKeyOf(projectDir: string, files: readonly string[], racyMs: number): FolderState<unknown>['key'] {
+  const key = keyOf(projectDir, files, '', racyMs);
+  if (key === undefined) return undefined;
+  const hashes: Record<string, string> = {};
+  for (const f of key.files) {
+    if (!f.racy) continue;
+    const hash = hashFile(f.path);
+    if (hash === undefined) return undefined;
+    hashes[f.path] = hash;
+  }
+  return { key, hashes };
+}
+
+export function groupStore<T>(
+  config: CacheConfig,
+  namespace: string,
+  projectFiles: ReadonlyMap<string, readonly string[]>,
+  warn: (message: string) => void,
+): GroupStore<T> {
+  const folders = new Map<string, FolderState<T>>();
+  const folderOf = (projectDir: string): FolderState<T> => {
+    let state = folders.get(projectDir);
+    if (state !== undefined) return state;
+    const file = entryPath(config, namespace, projectDir, '');
+    const entries = new Map<string, GroupEntry<T>>();
+    const loaded = readEntry<Record<string, GroupEntry<T>>>(file, config.stamp);
+    if ('entry' in loaded) {
+      const stored = loaded.entry.value;
+      if (stored !== null && typeof stored === 'object') for (const [id, entry] of Object.entries(stored)) entries.set(id, entry);
+    } else if (loaded.warning !== undefined) warn(loaded.warning);
+    const all = [...(projectFiles.get(projectDir) ?? [])].sort();
+    state = { file, entries, key: folderKeyOf(projectDir, all, config.racyMs), changed: false };
+    folders.set(projectDir, state);
+    return state;
+  };
+  const plain = (files: readonly FileKey[]): string => JSON.stringify(files.map((f) => ({ ...f, racy: false })));
+  // The same files with the same times, and each file racy when stored hashes the same now as then.
+  const sameFolder = (stored: NonNullable<FolderState<T>['key']>, now: NonNullable<FolderState<T>['key']>): boolean =>
+    sameKey(stored.key, now.key) && stored.key.files.every((f) => !f.racy || (stored.hashes[f.path] !== undefined && (now.hashes[f.path] ?? hashFile(f.path)) === stored.hashes[f.path]));
+  return {
+    lookup(projectDir, files) {
+      const folder = folderOf(projectDir);
+      const sorted = [...files].sort();
+      const id = sorted[0] as string;
+      const key = keyOf(projectDir, sorted, '', config.racyMs);
+      const entry = folder.entries.get(id);
+      if (
+        entry !== undefined &&
+        key !== undefined &&
+        plain(entry.files) === plain(key.files) &&
+        entry.files.every((f) => !f.racy || (entry.hashes[f.path] !== undefined && hashFile(f.path) === entry.hashes[f.path])) &&
+        (entry.folder === undefined || (folder.key !== undefined && sameFolder(entry.folder, folder.key)))
+      ) {
+        return { hit: entry.value };
+      }
+      const hashes = new Map<string, string>();
+      const racy = new Set(key?.files.filter((f) => f.racy).map((f) => f.path) ?? []);
+      const hashing = hashingIndexer(hashes, racy);
+      return {
+        indexer: (file, observer) => hashing(file, observer),
+        store(value, folderWide) {
+          if (key === undefined || [...racy].some((p) => !hashes.has(p))) return;
+          // What other files of the folder said was read after the folder's key (and its racy files' hashes) was taken.
+          if (folderWide && folder.key === undefined) return;
+          folder.entries.set(id, { files: key.files, folder: folderWide ? folder.key : undefined, hashes: Object.fromEntries(hashes), value });
+          folder.changed = true;
+        },
+      };
+    },
+    save() {
+      const problems: string[] = [];
+      for (const [projectDir, folder] of folders) {
+        if (!folder.changed) continue;
+        // Groups whose files are gone are dropped with the folder's next write.
+        for (const [id, entry] of folder.entries) if (!entry.files.every((f) => fs.existsSync(f.path))) folder.entries.delete(id);
+        const key: FolderKey = { projectDir, files: [], listing: [], extra: '' };
+        const problem = writeEntry(config, folder.file, { key, hashes: {}, value: Object.fromEntries(folder.entries) });
+        if (problem !== undefined) problems.push(problem);
+      }
+      return problems;
     },
   };
 }
