@@ -38,8 +38,9 @@ function matcherFor(text: string, regex: boolean): Matcher {
 }
 
 /** Runs a search; calls `emit` once per session with a hit, in output order. Returns whether a named path failed. */
-export function runSearch(text: string, paths: readonly string[], options: SearchOptions, io: Io, emit: (hits: SessionHits) => void): boolean {
-  const matcher = matcherFor(text, options.regex === true);
+export async function runSearch(text: string, paths: readonly string[], options: SearchOptions, io: Io, emit: (hits: SessionHits) => void): Promise<boolean> {
+  // Checked here, for a usage error before anything is read.
+  matcherFor(text, options.regex === true);
   const { ignore } = runConfig(io, undefined, []);
   const { inputs } = resolveInputs(paths, io);
   const all = options.all === true;
@@ -48,7 +49,7 @@ export function runSearch(text: string, paths: readonly string[], options: Searc
       ? openCache(io.env, io.cwd, defaultProjectsRoot(io.env), inputs, { rules: [], severities: new Map(), only: undefined }, all ? 'search-all' : 'search')
       : undefined;
   const { discovery, unreadableExplicit } = discoverInputs(io, inputs, { ignore });
-  const { failed } = searchGroups(discovery, matcher, { all, cache }, emit, (message) => note(io, message));
+  const { failed } = await searchGroups(discovery, { text, regex: options.regex === true }, { all, cache }, emit, (message) => note(io, message));
   return unreadableExplicit || failed;
 }
 
@@ -78,13 +79,13 @@ Examples:
 
 Exit codes: 0 something matched, 1 nothing matched, 2 bad usage or an unreadable path.`,
     )
-    .action((text: string, paths: string[], options: SearchOptions) => {
+    .action(async (text: string, paths: string[], options: SearchOptions) => {
       const paint = painter(useColor(io.stdout, io.env, options.color));
       const json = options.format === 'json';
       let sessions = 0;
       let hits = 0;
       if (json) io.stdout.write('[');
-      const failed = runSearch(text, paths, options, io, (s) => {
+      const failed = await runSearch(text, paths, options, io, (s) => {
         if (json) io.stdout.write(`${sessions === 0 ? '\n' : ',\n'}${sessionHitsJson(s)}`);
         else io.stdout.write(renderSessionHits(s, paint));
         sessions++;

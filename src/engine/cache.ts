@@ -544,11 +544,27 @@ export type GroupLookup<T> =
   | { readonly hit: T }
   | {
       readonly hit?: undefined;
-      /** Reads a file for the value (hashing it when it is racy); `observer` as for {@link SessionIndex.build}. */
-      readonly indexer: (file: SessionFile, observer?: LineObserver) => SessionIndex;
-      /** Keeps the value computed from what `indexer` read; `folderWide`: it depends on other files of the folder too. */
-      store(value: T, folderWide: boolean): void;
+      /**
+       * The files modified so recently that a value read from them is kept
+       * only with the SHA-1 of the bytes read: read them through
+       * {@link racyIndexer}, on any thread.
+       */
+      readonly racy: readonly string[];
+      /**
+       * Keeps the value computed from the group's files; `folderWide`: it
+       * depends on other files of the folder too; `hashes`: what
+       * {@link racyIndexer} collected (a racy file missing from it: not kept).
+       */
+      store(value: T, folderWide: boolean, hashes: ReadonlyMap<string, string>): void;
     };
+
+/**
+ * Indexes files, putting into `hashes` the SHA-1 of the bytes read of each
+ * of the `racy` ones (when the index read it whole, in order).
+ */
+export function racyIndexer(racy: readonly string[], hashes: Map<string, string>): (file: SessionFile, observer?: LineObserver) => SessionIndex {
+  return hashingIndexer(hashes, new Set(racy));
+}
 
 interface GroupEntry<T> {
   readonly files: readonly FileKey[];
@@ -625,13 +641,11 @@ export function groupStore<T>(
       ) {
         return { hit: entry.value };
       }
-      const hashes = new Map<string, string>();
-      const racy = new Set(key?.files.filter((f) => f.racy).map((f) => f.path) ?? []);
-      const hashing = hashingIndexer(hashes, racy);
+      const racy = key?.files.filter((f) => f.racy).map((f) => f.path) ?? [];
       return {
-        indexer: (file, observer) => hashing(file, observer),
-        store(value, folderWide) {
-          if (key === undefined || [...racy].some((p) => !hashes.has(p))) return;
+        racy,
+        store(value, folderWide, hashes) {
+          if (key === undefined || racy.some((p) => !hashes.has(p))) return;
           // What other files of the folder said was read after the folder's key (and its racy files' hashes) was taken.
           if (folderWide && folder.key === undefined) return;
           folder.entries.set(id, { files: key.files, folder: folderWide ? folder.key : undefined, hashes: Object.fromEntries(hashes), value });

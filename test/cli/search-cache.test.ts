@@ -6,6 +6,7 @@
  * files did not change is not indexed again; and a search without the
  * cache parses each transcript line once, even for a word said everywhere.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -149,6 +150,21 @@ describe('search --cache', () => {
       for (const name of fs.readdirSync(cacheDir)) expect(fs.statSync(path.join(cacheDir, name)).mode & 0o777).toBe(0o600);
     });
   }
+
+  it('prints the same on worker threads, with and without the cache (the built binary)', () => {
+    const { box, root } = projects();
+    const cli = path.join(repositoryRoot, 'dist', 'cli.js');
+    const cclint = (threads: string, ...args: string[]) =>
+      spawnSync(process.execPath, [cli, 'search', '--format', 'json', ...args, root], { cwd: box.root, env: { ...box.env, CCLINT_THREADS: threads }, encoding: 'utf8' });
+    for (const search of [['the'], ['--all', 'form']]) {
+      const plain = cclint('1', ...search);
+      expect(plain.status).toBe(0);
+      // Threads filling the cache, threads reading it, one thread reading it.
+      for (const run of [cclint('3', ...search), cclint('2', ...search, '--cache'), cclint('3', ...search, '--cache'), cclint('1', ...search, '--cache')]) {
+        expect({ search, stdout: run.stdout, stderr: run.stderr, status: run.status }).toEqual({ search, stdout: plain.stdout, stderr: plain.stderr, status: plain.status });
+      }
+    }
+  });
 
   it('reads only the session that changed: the others come from the cache', async () => {
     const { box, root } = projects();

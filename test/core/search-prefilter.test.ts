@@ -110,7 +110,8 @@ describe('the index line observer', () => {
     const file = classifyPath(path.join(path.sep, 'projects', '-home-u-proj', '0b7a6f4e-2c1d-4e8f-9a0b-1c2d3e4f5a6b.jsonl'), path.sep);
     const { observer, found } = hitObserver(plainMatcher(needle));
     SessionIndex.build(file, () => bufferSource(bytes), observer);
-    return new Map([...found].map(([k, v]) => [k, `${v.before}[${v.match}]${v.after}`]));
+    // Keys as `line:nth` (the first record of a line is keyed by its line alone).
+    return new Map([...found].map(([k, v]) => [typeof k === 'number' ? `${k}:0` : k, `${v.before}[${v.match}]${v.after}`]));
   }
 
   /** The lines that are one JSON object whose said text matches, found by a UTF-8 parse of every line. */

@@ -185,13 +185,17 @@ function excerptOf(value: JsonObject, matcher: Matcher, latin1 = false): Excerpt
   return found === undefined ? undefined : excerpt(text, found.start, found.end);
 }
 
-/** The records of a line are told apart by their place on it (more than one only in a recovered glued line). */
-function recordKey(line: number, nth: number): string {
-  return `${line}:${nth}`;
+/**
+ * The records of a line are told apart by their place on it: more than one
+ * only in a recovered glued line, so the first is keyed by its line number
+ * alone (a look-up per searched record, on every session with a hit).
+ */
+function recordKey(line: number, nth: number): number | string {
+  return nth === 0 ? line : `${line}:${nth}`;
 }
 
 /** The matching records of one file: `recordKey(line, nth)` → excerpt. */
-export type Found = ReadonlyMap<string, Excerpt>;
+export type Found = ReadonlyMap<number | string, Excerpt>;
 
 /**
  * Collects the matches of one file while its index is built: the lines the
@@ -199,7 +203,7 @@ export type Found = ReadonlyMap<string, Excerpt>;
  * said text searched.
  */
 export function hitObserver(matcher: Matcher): { readonly observer: LineObserver; readonly found: Found } {
-  const found = new Map<string, Excerpt>();
+  const found = new Map<number | string, Excerpt>();
   const { prefilter } = matcher;
   let lastLine = 0;
   let nth = 0;
@@ -289,7 +293,7 @@ export function searchFacts(indexes: readonly SessionIndex[], options: { readonl
  * decoded and parsed, the way the index would have parsed them.
  */
 export function findInFile(source: ByteSource, records: readonly SearchedRecord[], matcher: Matcher): Found {
-  const found = new Map<string, Excerpt>();
+  const found = new Map<number | string, Excerpt>();
   if (records.length === 0) {
     source.close();
     return found;
