@@ -156,6 +156,9 @@ export function runTask(task: SearchTask, matcher: Matcher, all: boolean, regist
       unreadable(file.path, error);
     }
   }
+  // Said nowhere (the bytes held the text in a tool call or its output, say):
+  // without a cache to fill, the session's facts are not worked out at all.
+  if (task.racy === undefined && [...found.values()].every((f) => f.size === 0)) return { hits: undefined, notes, failed };
   // Only the places of `all` (lost or abandoned) depend on parents found in
   // other files; the conversation resume loads is the file's own.
   let folderWide = false;
