@@ -183,6 +183,15 @@ export interface LineObserver {
  */
 const WIDE_ESCAPE = /\\u(?!00[0-7])/;
 
+/**
+ * Whether the strings a Latin-1 parse of a line gives are its strings' UTF-8
+ * bytes, one character per byte (see {@link LineObserver.record}): the line
+ * is ASCII, or escapes no character from U+0080 up.
+ */
+export function latin1Exact(latin1: string, ascii: boolean): boolean {
+  return ascii || !WIDE_ESCAPE.test(latin1);
+}
+
 /** `"compact_boundary"`, and how a system row's line starts, as Claude Code writes them. */
 const BOUNDARY_MARKER = Buffer.from('"compact_boundary"');
 const SYSTEM_ROW_START = Buffer.from('{"type":"system"');
@@ -350,7 +359,7 @@ export class SessionIndex {
         // from it (see summarizeLatin1 for when the summary can be kept),
         // else from the UTF-8 text.
         const ascii = isAscii(bytes.subarray(raw.start, raw.end));
-        if (ascii || !WIDE_ESCAPE.test(latin1)) {
+        if (latin1Exact(latin1, ascii)) {
           let value: unknown;
           try {
             value = JSON.parse(latin1);

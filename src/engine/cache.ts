@@ -166,7 +166,7 @@ interface Entry<T> {
   readonly value: T;
 }
 
-function keyOf(projectDir: string, files: readonly string[], extra: string, racyMs: number): FolderKey | undefined {
+function keyOf(projectDir: string, files: readonly string[], extra: string, racyMs: number, withListing = true): FolderKey | undefined {
   try {
     // The clock gives milliseconds, the file system nanoseconds: take the end
     // of the current millisecond, so a file changed within it is not seen as
@@ -187,7 +187,7 @@ function keyOf(projectDir: string, files: readonly string[], extra: string, racy
     });
     let listing: string[] = [];
     try {
-      listing = fs.readdirSync(projectDir).filter((n) => n.endsWith('.jsonl')).sort();
+      if (withListing) listing = fs.readdirSync(projectDir).filter((n) => n.endsWith('.jsonl')).sort();
     } catch {
       listing = [];
     }
@@ -630,7 +630,8 @@ export function groupStore<T>(
       const folder = folderOf(projectDir);
       const sorted = [...files].sort();
       const id = sorted[0] as string;
-      const key = keyOf(projectDir, sorted, '', config.racyMs);
+      // A group's own files only: the folder's listing matters to a folder-wide value alone.
+      const key = keyOf(projectDir, sorted, '', config.racyMs, false);
       const entry = folder.entries.get(id);
       if (
         entry !== undefined &&

@@ -212,28 +212,31 @@ export async function searchGroups(
       ? undefined
       : groupStore<Stored>(options.cache, options.all ? 'search-all' : 'search', discovery.projectFiles, note);
   // Newest first, while streaming: the file written last holds the latest activity.
-  let bytes = 0;
-  const order: Array<{ group: SessionGroup; files: readonly SessionFile[]; time: number }> = [];
+  const order: Array<{ group: SessionGroup; files: readonly SessionFile[]; time: number; bytes: number }> = [];
   for (const group of discovery.groups) {
     const files = options.all ? group.files : group.files.filter((f) => f.role === 'main');
     if (files.length === 0) continue;
     let time = 0;
+    let bytes = 0;
     for (const f of files) {
       const st = statOf(f.path);
       bytes += st?.size ?? 0;
       if (f.role === 'main') time = Math.max(time, st?.mtimeMs ?? 0);
     }
-    order.push({ group, files, time });
+    order.push({ group, files, time, bytes });
   }
   order.sort((a, b) => b.time - a.time || (a.group.files[0]?.path ?? '').localeCompare(b.group.files[0]?.path ?? ''));
   // The cache is looked at before anything is read.
   const tasks: SearchTask[] = [];
   const lookups: Array<GroupLookup<Stored> | undefined> = [];
-  for (const { group, files } of order) {
+  // What may have to be parsed (sessions the cache does not know) decides whether threads pay off.
+  let unknownBytes = 0;
+  for (const { group, files, bytes } of order) {
     const lookup = store?.lookup(group.projectDir, files.map((f) => f.path));
     if (lookup?.hit === null) continue; // nothing to search in it
     tasks.push(lookup === undefined ? { files } : lookup.hit !== undefined ? { files, facts: lookup.hit } : { files, racy: lookup.racy });
     lookups.push(lookup);
+    if (lookup?.hit === undefined) unknownBytes += bytes;
   }
 
   let failed = false;
@@ -255,7 +258,7 @@ export async function searchGroups(
   const registry = new ProjectRegistry(discovery.projectFiles);
   const next = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
   const own = (at: number): void => deliver(at, runTask(tasks[at] as SearchTask, matcher, options.all, registry));
-  const workers = tasks.length > 1 ? startWorkers(bytes) : [];
+  const workers = tasks.length > 1 ? startWorkers(unknownBytes) : [];
   if (workers.length === 0) {
     for (let at = 0; at < tasks.length; at++) own(at);
   } else {

@@ -15,7 +15,7 @@ import { classifyPath } from '../../src/core/discovery.js';
 import { bufferSource } from '../../src/core/reader.js';
 import { SessionIndex } from '../../src/core/session-index.js';
 import { spokenText } from '../../src/core/views/conversation.js';
-import { hitObserver, mayMatch, plainMatcher, regexMatcher } from '../../src/core/views/search.js';
+import { findInFile, hitObserver, mayMatch, plainMatcher, regexMatcher } from '../../src/core/views/search.js';
 import type { JsonObject } from '../../src/core/types.js';
 import { BUNDLED_CORPUS, corpusFiles } from '../support/corpus.js';
 
@@ -155,6 +155,20 @@ describe('the index line observer', () => {
         expect(m).toBeDefined();
         expect(got.get(key)).toContain(`[${said.slice(m?.start, m?.end).replace(/\n/g, '⏎').replace(/[\t ]+/g, ' ')}]`);
       });
+    }
+  });
+
+  it('finds from stored facts (reading only the lines asked for) what the index build finds', () => {
+    const rows = TEXTS.flatMap((text) => {
+      const json = JSON.stringify(line(text));
+      return [json, ensureAscii(json, false), escapeAsciiLetters(json), escapeSome(json), '{"torn": "li'];
+    });
+    const bytes = Buffer.from(`${rows.join('\n')}\n`);
+    const records = rows.map((_row, i) => ({ line: i + 1, nth: 0, uuid: undefined, type: 'user', time: 0, place: 'resumed' as const }));
+    for (const needle of NEEDLES) {
+      const stored = findInFile(bufferSource(bytes), records, plainMatcher(needle));
+      const shown = new Map([...stored].map(([k, v]) => [typeof k === 'number' ? `${k}:0` : k, `${v.before}[${v.match}]${v.after}`]));
+      expect({ needle, found: shown }).toEqual({ needle, found: observed(bytes, needle) });
     }
   });
 

@@ -20,11 +20,12 @@
  * Both rest on {@link Matcher.prefilter}, a test on raw bytes that a line
  * holding a match always passes, so most lines and files are never parsed.
  */
+import { isAscii } from 'node:buffer';
 import { parseLine } from '../parse-line.js';
 import { type ByteSource, scanLineViews, someLatin1Piece } from '../reader.js';
 import type { RecordSummary } from '../records.js';
 import { resumedMessages, resumeModel } from '../resume.js';
-import type { LineObserver, SessionIndex } from '../session-index.js';
+import { type LineObserver, type SessionIndex, latin1Exact } from '../session-index.js';
 import type { JsonObject } from '../types.js';
 import { launchCwd, resumeCommand, spokenText } from './conversation.js';
 import { factsOf, titleOf } from './sessions.js';
@@ -248,6 +249,17 @@ function isSaid(r: RecordSummary): boolean {
   return (r.type === 'user' || r.type === 'assistant') && !r.isMeta;
 }
 
+/**
+ * Whether a record can have said text at all: a user or assistant row says
+ * nothing without a text block (its summary's `blocks` has `t` or `b`; a
+ * string content is one), as a tool call or a tool result alone does. Such
+ * rows, and the long lines of tool output they sit on, are left out of the
+ * records a search reads again.
+ */
+function maySay(r: RecordSummary): boolean {
+  return (r.type !== 'user' && r.type !== 'assistant') || r.blocks.includes('t') || r.blocks.includes('b');
+}
+
 function searched(index: SessionIndex, r: RecordSummary, place: HitPlace): SearchedRecord {
   let first = r.ordinal;
   while (first > 0 && index.records[first - 1]?.line === r.line) first--;
@@ -265,7 +277,7 @@ export function searchFacts(indexes: readonly SessionIndex[], options: { readonl
   if (main === undefined) return undefined;
   const files: Array<{ path: string; records: SearchedRecord[] }> = [];
   if (!options.all) {
-    if (main.file.role === 'main') files.push({ path: main.file.path, records: resumedMessages(main).map((r) => searched(main, r, 'resumed')) });
+    if (main.file.role === 'main') files.push({ path: main.file.path, records: resumedMessages(main).filter(maySay).map((r) => searched(main, r, 'resumed')) });
   } else {
     const resume = resumeModel(main);
     const loaded = new Set(resume.messages);
@@ -273,7 +285,7 @@ export function searchFacts(indexes: readonly SessionIndex[], options: { readonl
     for (const index of indexes) {
       const records: SearchedRecord[] = [];
       for (const r of index.effectiveRecords()) {
-        if (!isSaid(r)) continue;
+        if (!isSaid(r) || !maySay(r)) continue;
         const place: HitPlace =
           index.file.role !== 'main' || r.isSidechain ? 'sidechain' : loaded.has(r) ? 'resumed' : intended.has(r) ? 'lost' : 'abandoned';
         if (index !== main && place !== 'sidechain') continue;
@@ -302,8 +314,25 @@ export function findInFile(source: ByteSource, records: readonly SearchedRecord[
   for (const r of records) wanted.add(r.line);
   const { prefilter } = matcher;
   scanLineViews(source, (view) => {
-    if (!wanted.has(view.line) || view.bytes === undefined) return;
-    if (prefilter !== undefined && !prefilter.test(view.bytes.toString('latin1', view.start, view.end))) return;
+    const bytes = view.bytes;
+    if (!wanted.has(view.line) || bytes === undefined) return;
+    const latin1 = bytes.toString('latin1', view.start, view.end);
+    if (prefilter !== undefined && !prefilter.test(latin1)) return;
+    // One object, its strings readable from the Latin-1 parse (as the index reads it); else the exact text.
+    const ascii = isAscii(bytes.subarray(view.start, view.end));
+    if (latin1Exact(latin1, ascii)) {
+      let value: unknown;
+      try {
+        value = JSON.parse(latin1);
+      } catch {
+        value = undefined;
+      }
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+        const hit = excerptOf(value as JsonObject, matcher, !ascii);
+        if (hit !== undefined) found.set(recordKey(view.line, 0), hit);
+        return;
+      }
+    }
     const parsed = parseLine(view.text(), view.terminated);
     parsed?.records.forEach((value, nth) => {
       const hit = excerptOf(value, matcher);
