@@ -577,18 +577,19 @@ interface GroupEntry<T> {
 interface FolderState<T> {
   readonly file: string;
   readonly entries: Map<string, GroupEntry<T>>;
+  /** The folder as it was before this run read anything of it (only when values may be folder-wide). */
+  readonly key: FolderKey | undefined;
   /**
-   * The folder as it was before this run read anything of it, with the
-   * SHA-1 of each racy file taken then (undefined: one could not be read).
+   * The SHA-1 of the folder's racy files, taken before this run read any of
+   * them, at the first lookup that misses (which a folder-wide value may
+   * follow); undefined until then, or when one could not be read.
    */
-  readonly key: { readonly key: FolderKey; readonly hashes: Readonly<Record<string, string>> } | undefined;
+  racyHashes: Readonly<Record<string, string>> | undefined;
   changed: boolean;
 }
 
-/** The key of a whole folder, its racy files hashed now. */
-function folderKeyOf(projectDir: string, files: readonly string[], racyMs: number): FolderState<unknown>['key'] {
-  const key = keyOf(projectDir, files, '', racyMs);
-  if (key === undefined) return undefined;
+/** The SHA-1 of each racy file of a key; undefined when one cannot be read. */
+function racyHashesOf(key: FolderKey): Record<string, string> | undefined {
   const hashes: Record<string, string> = {};
   for (const f of key.files) {
     if (!f.racy) continue;
@@ -596,7 +597,7 @@ function folderKeyOf(projectDir: string, files: readonly string[], racyMs: numbe
     if (hash === undefined) return undefined;
     hashes[f.path] = hash;
   }
-  return { key, hashes };
+  return hashes;
 }
 
 export function groupStore<T>(
@@ -604,6 +605,8 @@ export function groupStore<T>(
   namespace: string,
   projectFiles: ReadonlyMap<string, readonly string[]>,
   warn: (message: string) => void,
+  /** Values may depend on the whole folder: its key is taken before anything of it is read. */
+  folderWide: boolean,
 ): GroupStore<T> {
   const folders = new Map<string, FolderState<T>>();
   const folderOf = (projectDir: string): FolderState<T> => {
@@ -617,14 +620,14 @@ export function groupStore<T>(
       if (stored !== null && typeof stored === 'object') for (const [id, entry] of Object.entries(stored)) entries.set(id, entry);
     } else if (loaded.warning !== undefined) warn(loaded.warning);
     const all = [...(projectFiles.get(projectDir) ?? [])].sort();
-    state = { file, entries, key: folderKeyOf(projectDir, all, config.racyMs), changed: false };
+    state = { file, entries, key: folderWide ? keyOf(projectDir, all, '', config.racyMs) : undefined, racyHashes: undefined, changed: false };
     folders.set(projectDir, state);
     return state;
   };
   const plain = (files: readonly FileKey[]): string => JSON.stringify(files.map((f) => ({ ...f, racy: false })));
   // The same files with the same times, and each file racy when stored hashes the same now as then.
-  const sameFolder = (stored: NonNullable<FolderState<T>['key']>, now: NonNullable<FolderState<T>['key']>): boolean =>
-    sameKey(stored.key, now.key) && stored.key.files.every((f) => !f.racy || (stored.hashes[f.path] !== undefined && (now.hashes[f.path] ?? hashFile(f.path)) === stored.hashes[f.path]));
+  const sameFolder = (stored: NonNullable<GroupEntry<T>['folder']>, now: FolderKey): boolean =>
+    sameKey(stored.key, now) && stored.key.files.every((f) => !f.racy || (stored.hashes[f.path] !== undefined && hashFile(f.path) === stored.hashes[f.path]));
   return {
     lookup(projectDir, files) {
       const folder = folderOf(projectDir);
@@ -643,13 +646,19 @@ export function groupStore<T>(
         return { hit: entry.value };
       }
       const racy = key?.files.filter((f) => f.racy).map((f) => f.path) ?? [];
+      // Before anything of the folder is read for this value.
+      if (folder.key !== undefined && folder.racyHashes === undefined) folder.racyHashes = racyHashesOf(folder.key);
       return {
         racy,
-        store(value, folderWide, hashes) {
+        store(value, wide, hashes) {
           if (key === undefined || racy.some((p) => !hashes.has(p))) return;
-          // What other files of the folder said was read after the folder's key (and its racy files' hashes) was taken.
-          if (folderWide && folder.key === undefined) return;
-          folder.entries.set(id, { files: key.files, folder: folderWide ? folder.key : undefined, hashes: Object.fromEntries(hashes), value });
+          let whole: GroupEntry<T>['folder'];
+          if (wide) {
+            // What other files of the folder said was read after the folder's key and hashes were taken.
+            if (folder.key === undefined || folder.racyHashes === undefined) return;
+            whole = { key: folder.key, hashes: folder.racyHashes };
+          }
+          folder.entries.set(id, { files: key.files, folder: whole, hashes: Object.fromEntries(hashes), value });
           folder.changed = true;
         },
       };

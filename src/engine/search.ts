@@ -190,11 +190,20 @@ export async function takeTasks(count: number, next: Int32Array, run: (at: numbe
 
 const WORKER_FILE = fileURLToPath(new URL('./search-worker.js', import.meta.url));
 
-/** Worker threads for a large search: one per core (at most 4) besides this one, or `CCLINT_THREADS` in all. */
+/**
+ * Worker threads for a large search, besides this one: `CCLINT_THREADS` in
+ * all, else one per core that is free (at most 4 threads in all). A
+ * worker costs about a second of CPU time of its own (a fresh V8 isolate
+ * loading and compiling the same code), which is a gain only on a core
+ * that would otherwise be idle: on a machine whose cores are all busy
+ * (load average), a search takes longer on two threads than on one.
+ */
 function startWorkers(bytes: number): Worker[] {
   const requested = requestedThreads();
   if (requested === undefined && bytes < PARALLEL_MIN_BYTES) return [];
-  const count = (requested ?? Math.min(os.availableParallelism(), 4)) - 1;
+  const cores = os.availableParallelism();
+  const free = Math.floor(cores - (os.loadavg()[0] ?? 0));
+  const count = requested !== undefined ? requested - 1 : Math.min(cores, 4, free) - 1;
   if (count < 1 || !fs.existsSync(WORKER_FILE)) return [];
   return Array.from({ length: count }, () => new Worker(WORKER_FILE));
 }
@@ -210,7 +219,7 @@ export async function searchGroups(
   const store =
     options.cache === undefined
       ? undefined
-      : groupStore<Stored>(options.cache, options.all ? 'search-all' : 'search', discovery.projectFiles, note);
+      : groupStore<Stored>(options.cache, options.all ? 'search-all' : 'search', discovery.projectFiles, note, options.all);
   // Newest first, while streaming: the file written last holds the latest activity.
   const order: Array<{ group: SessionGroup; files: readonly SessionFile[]; time: number; bytes: number }> = [];
   for (const group of discovery.groups) {
