@@ -75,6 +75,7 @@ Examples:
   cclint search "connection pool"                  every session under ~/.claude/projects
   cclint search -e 'migrat(e|ion)' ~/.claude/projects/-home-me-app
   cclint search --all flaky                        also abandoned branches and sidechains
+  cclint search --cache flaky                      later searches parse only the sessions that changed
   cclint search --format json token | jq '.[0].command'
 
 Exit codes: 0 something matched, 1 nothing matched, 2 bad usage or an unreadable path.`,
