@@ -135,6 +135,8 @@ function parseArgs(argv) {
     corpus: path.resolve(REPO, '..', 'shared', 'corpus'),
     runs: 3,
     rebuild: false,
+    only: undefined,
+    words: ['migration', 'the'],
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -154,9 +156,13 @@ function parseArgs(argv) {
     else if (a === '--corpus') opts.corpus = path.resolve(value());
     else if (a === '--runs') opts.runs = Math.round(num());
     else if (a === '--rebuild') opts.rebuild = true;
+    else if (a === '--only') {
+      opts.only = value();
+      if (opts.only !== 'check' && opts.only !== 'search') fail('--only takes check or search');
+    } else if (a === '--search-words') opts.words = value().split(',').filter((w) => w !== '');
     else if (a === '-h' || a === '--help') {
       process.stdout.write(
-        'usage: node bench/run.mjs [--size-mb 320] [--big-mb 720] [--skip-big] [--corpus <dir>] [--runs 3] [--rebuild]\n',
+        'usage: node bench/run.mjs [--size-mb 320] [--big-mb 720] [--skip-big] [--corpus <dir>] [--runs 3] [--rebuild] [--only check|search] [--search-words migration,the]\n',
       );
       process.exit(0);
     } else fail(`unknown argument ${a}`);
@@ -603,6 +609,67 @@ function compare(name, target, runs) {
   };
 }
 
+/**
+ * `cclint search <word> <tree> --format json`, interleaved `runs` times with
+ * the floor, per word: cold without the cache; cold with an empty cache
+ * (what filling it costs); warm, with the cache the previous run filled and
+ * one record appended to one session (as a live session grows). Exit codes 0
+ * (found) and 1 (nothing found) are success.
+ */
+function compareSearch(target, runs, words) {
+  const file = appendTarget(target);
+  const originalSize = fs.statSync(file).size;
+  log(`search: warm-up read (not timed); appends go to ${path.relative(REPO, file)}`);
+  measure('floor', floorArgs(target), [0]);
+  const floor = [];
+  const perWord = words.map((word) => ({ word, cold: [], oneThread: [], coldCache: [], warm: [] }));
+  const accept = [0, 1];
+  const args = (word, ...more) => [CLI, 'search', word, target, '--format', 'json', ...more];
+  try {
+    for (let i = 0; i < runs; i++) {
+      log(`search: run ${i + 1} of ${runs}`);
+      floor.push(measure('floor', floorArgs(target), [0]));
+      for (const w of perWord) {
+        w.cold.push(measure(`search ${w.word}`, args(w.word), accept));
+        w.oneThread.push(measure(`search ${w.word} 1 thread`, args(w.word), accept, { ...process.env, CCLINT_THREADS: '1' }));
+        rmTree(CCLINT_HOME);
+        w.coldCache.push(measure(`search ${w.word} cold --cache`, args(w.word, '--cache'), accept, cacheEnv));
+        appendRecord(file);
+        w.warm.push(measure(`search ${w.word} warm --cache`, args(w.word, '--cache'), accept, cacheEnv));
+        fs.truncateSync(inTree(file), originalSize);
+      }
+    }
+  } finally {
+    fs.truncateSync(inTree(file), originalSize);
+    rmTree(CCLINT_HOME);
+  }
+  const f = summary(floor);
+  const ratio = (x) => x.medianMs / f.medianMs;
+  // Each run's ratio to the floor of the same run: the range says how much the machine moved.
+  const range = (samples) => {
+    const r = samples.map((s, i) => s.wallMs / floor[i].wallMs);
+    return [Math.min(...r), Math.max(...r)];
+  };
+  return {
+    floor: f,
+    words: perWord.map((w) => {
+      const c = summary(w.cold);
+      const one = summary(w.oneThread);
+      const cc = summary(w.coldCache);
+      const wm = summary(w.warm);
+      return {
+        word: w.word,
+        cold: c,
+        oneThread: one,
+        coldCache: cc,
+        warm: wm,
+        ratios: { cold: ratio(c), oneThread: ratio(one), coldCache: ratio(cc), warm: ratio(wm) },
+        ranges: { cold: range(w.cold), oneThread: range(w.oneThread), coldCache: range(w.coldCache), warm: range(w.warm) },
+      };
+    }),
+  };
+}
+
 // ---------------------------------------------------------------- main
 function diskFreeBytes(dir) {
   try {
@@ -638,10 +705,12 @@ function main() {
   }
 
   const tree = buildTree(opts, corpus, manifest);
-  const big = opts.skipBig ? undefined : buildBig(opts, corpus, readManifest());
+  const checks = opts.only !== 'search';
+  const big = opts.skipBig || !checks ? undefined : buildBig(opts, corpus, readManifest());
 
-  const treeResult = compare('tree', PROJECTS, opts.runs);
+  const treeResult = checks ? compare('tree', PROJECTS, opts.runs) : undefined;
   const bigResult = big === undefined ? undefined : compare('big session', big.path, opts.runs);
+  const searchResult = opts.only !== 'check' && opts.words.length > 0 ? compareSearch(PROJECTS, opts.runs, opts.words) : undefined;
 
   let commit;
   try {
@@ -651,12 +720,14 @@ function main() {
   }
   const peak = (r) => Math.max(r.cclint.peakRssMb, r.coldCache.peakRssMb, r.warm.peakRssMb);
   const targets = {
-    treeColdAtMost1_0: treeResult.ratios.cold <= 1,
-    treeWarmAtMost0_15: treeResult.ratios.warm <= 0.15,
+    treeColdAtMost1_0: treeResult === undefined ? null : treeResult.ratios.cold <= 1,
+    treeWarmAtMost0_15: treeResult === undefined ? null : treeResult.ratios.warm <= 0.15,
     bigColdAtMost1_2: bigResult === undefined ? null : bigResult.ratios.cold <= 1.2,
     bigWarmAtMost0_05OfCold: bigResult === undefined ? null : bigResult.ratios.warmToCold <= 0.05,
-    peakRssUnder600Mb: peak(treeResult) < 600 && (bigResult === undefined || peak(bigResult) < 600),
+    peakRssUnder600Mb: (treeResult === undefined || peak(treeResult) < 600) && (bigResult === undefined || peak(bigResult) < 600),
     bigSessionChecked: bigResult === undefined ? null : bigResult.cclint.ok,
+    searchColdAtMost1_5: searchResult === undefined ? null : searchResult.words.every((w) => w.ratios.cold <= 1.5),
+    searchColdOneThreadAtMost1_5: searchResult === undefined ? null : searchResult.words.every((w) => w.ratios.oneThread <= 1.5),
   };
   const results = {
     date: new Date().toISOString(),
@@ -670,6 +741,7 @@ function main() {
     options: opts,
     tree: { bytes: tree.bytes, files: tree.files, projects: tree.projects, ...treeResult },
     big: big === undefined ? undefined : { bytes: big.bytes, lines: big.records, repetitions: big.repetitions, ...bigResult },
+    search: searchResult,
     targets,
   };
   writeFile(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
@@ -677,33 +749,54 @@ function main() {
   const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
   const mb = (n) => `${n.toFixed(0)} MB`;
   const x = (n) => `${n.toFixed(2)}x`;
+  const load = `load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end`;
   const row = (name, bytes, r) =>
     `| ${name}, ${mb(bytes / MB)} | ${s(r.floor.medianMs)} | ${x(r.ratios.cold)} | ${x(r.ratios.coldCache)} | ${x(r.ratios.warm)} (${x(r.ratios.warmToCold)} of cold) | ${x(r.ratios.walk)} | ${mb(r.floor.peakRssMb)} | ${mb(r.cclint.peakRssMb)} / ${mb(r.coldCache.peakRssMb)} / ${mb(r.warm.peakRssMb)} |` +
     `${r.cclint.ok && r.coldCache.ok && r.warm.ok ? '' : ' cclint FAILED'}`;
-  const out = [
-    '',
-    `cclint check --format json against the read-and-parse floor, measured in the same run (median of ${opts.runs}, wall time incl. process start; node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end)`,
-    '',
-    '| input | floor | cold | cold, filling --cache | warm --cache, one record appended | walk and stat only | floor peak RSS | cclint peak RSS (cold / filling / warm) |',
-    '|---|---|---|---|---|---|---|---|',
-    row(`tree (${tree.files} files)`, tree.bytes, treeResult),
-  ];
-  if (bigResult !== undefined) out.push(row(`one session (${big.records.toLocaleString('en-US')} lines)`, big.bytes, bigResult));
-  out.push(
-    '',
-    `targets: cold ≤ 1.0x the floor on the tree: ${treeResult.ratios.cold <= 1 ? 'met' : 'MISSED'}; ` +
-      `warm ≤ 0.15x on the tree: ${treeResult.ratios.warm <= 0.15 ? 'met' : 'MISSED'}; ` +
-      (bigResult === undefined
-        ? ''
-        : `one session cold ≤ 1.2x: ${bigResult.ratios.cold <= 1.2 ? 'met' : 'MISSED'}; warm ≤ 0.05x of its cold run: ${bigResult.ratios.warmToCold <= 0.05 ? 'met' : 'MISSED'}; `) +
-      `peak RSS < 600 MB: ${targets.peakRssUnder600Mb ? 'met' : 'MISSED'}`,
-    ...notes.map((n) => `note: ${n}`),
-    `results: ${path.relative(REPO, RESULTS)}`,
-    '',
-  );
+  const out = [];
+  if (treeResult !== undefined) {
+    out.push(
+      '',
+      `cclint check --format json against the read-and-parse floor, measured in the same run (median of ${opts.runs}, wall time incl. process start; node ${process.version}, ${os.cpus().length} cores, ${load})`,
+      '',
+      '| input | floor | cold | cold, filling --cache | warm --cache, one record appended | walk and stat only | floor peak RSS | cclint peak RSS (cold / filling / warm) |',
+      '|---|---|---|---|---|---|---|---|',
+      row(`tree (${tree.files} files)`, tree.bytes, treeResult),
+    );
+    if (bigResult !== undefined) out.push(row(`one session (${big.records.toLocaleString('en-US')} lines)`, big.bytes, bigResult));
+    out.push(
+      '',
+      `targets: cold ≤ 1.0x the floor on the tree: ${treeResult.ratios.cold <= 1 ? 'met' : 'MISSED'}; ` +
+        `warm ≤ 0.15x on the tree: ${treeResult.ratios.warm <= 0.15 ? 'met' : 'MISSED'}; ` +
+        (bigResult === undefined
+          ? ''
+          : `one session cold ≤ 1.2x: ${bigResult.ratios.cold <= 1.2 ? 'met' : 'MISSED'}; warm ≤ 0.05x of its cold run: ${bigResult.ratios.warmToCold <= 0.05 ? 'met' : 'MISSED'}; `) +
+        `peak RSS < 600 MB: ${targets.peakRssUnder600Mb ? 'met' : 'MISSED'}`,
+    );
+  }
+  if (searchResult !== undefined) {
+    const rr = ([lo, hi]) => (opts.runs > 1 ? ` (${x(lo)} to ${x(hi)})` : '');
+    const all = searchResult.words.flatMap((w) => [w.cold, w.oneThread, w.coldCache, w.warm]);
+    out.push(
+      '',
+      `cclint search <word> --format json on the tree (${tree.files} files, ${mb(tree.bytes / MB)}) against the same floor (${s(searchResult.floor.medianMs)}), median of ${opts.runs} and the range of each run's ratio to its own floor; ${load}`,
+      '',
+      '| word | cold | cold, one thread | cold, filling --cache | warm --cache, one record appended | peak RSS (cold / filling / warm) |',
+      '|---|---|---|---|---|---|',
+      ...searchResult.words.map(
+        (w) =>
+          `| \`${w.word}\` | ${x(w.ratios.cold)}${rr(w.ranges.cold)} | ${x(w.ratios.oneThread)}${rr(w.ranges.oneThread)} | ${x(w.ratios.coldCache)}${rr(w.ranges.coldCache)} | ${x(w.ratios.warm)}${rr(w.ranges.warm)} | ${mb(w.cold.peakRssMb)} / ${mb(w.coldCache.peakRssMb)} / ${mb(w.warm.peakRssMb)} |` +
+          `${w.cold.ok && w.oneThread.ok && w.coldCache.ok && w.warm.ok ? '' : ' search FAILED'}`,
+      ),
+      '',
+      `target: search cold ≤ 1.5x the floor: ${targets.searchColdAtMost1_5 ? 'met' : 'MISSED'} (one thread: ${targets.searchColdOneThreadAtMost1_5 ? 'met' : 'MISSED'})${all.every((r) => r.ok) ? '' : ' (a run failed)'}`,
+    );
+  }
+  out.push(...notes.map((n) => `note: ${n}`), `results: ${path.relative(REPO, RESULTS)}`, '');
   process.stdout.write(out.join('\n'));
   const bad = (r) => !r.cclint.ok || !r.floor.ok || !r.coldCache.ok || !r.warm.ok;
-  const failed = bad(treeResult) || (bigResult !== undefined && bad(bigResult));
+  const searchBad = searchResult !== undefined && (!searchResult.floor.ok || searchResult.words.some((w) => !w.cold.ok || !w.oneThread.ok || !w.coldCache.ok || !w.warm.ok));
+  const failed = (treeResult !== undefined && bad(treeResult)) || (bigResult !== undefined && bad(bigResult)) || searchBad;
   process.exitCode = failed ? 1 : 0;
 }
 

@@ -7,16 +7,15 @@
  * first). Read-only. Exit 0 when something matched, 1 when nothing did (as
  * grep), 2 when the search could not run.
  */
-import fs from 'node:fs';
 import { Command, Option } from 'commander';
 import { UsageError } from '../core/errors.js';
-import type { SessionIndex } from '../core/session-index.js';
-import { notTranscript } from '../core/transcript.js';
-import { type Matcher, type SessionHits, plainMatcher, regexMatcher, searchSession } from '../core/views/search.js';
-import { indexFile, linkGroup, ProjectRegistry } from '../engine/linter.js';
+import { type Matcher, type SessionHits, plainMatcher, regexMatcher } from '../core/views/search.js';
+import { openCache } from '../engine/cache.js';
+import { searchGroups } from '../engine/search.js';
 import { renderSessionHits, sessionHitsJson } from '../formatters/search.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
+import { defaultProjectsRoot } from '../core/discovery.js';
 import { painter, plural } from './render.js';
 import { discoverInputs, note, resolveInputs, runConfig } from './shared.js';
 
@@ -25,6 +24,7 @@ export interface SearchOptions {
   readonly all?: boolean;
   readonly format: 'text' | 'json';
   readonly color?: boolean;
+  readonly cache?: boolean;
 }
 
 function matcherFor(text: string, regex: boolean): Matcher {
@@ -37,79 +37,20 @@ function matcherFor(text: string, regex: boolean): Matcher {
   }
 }
 
-/** Reads a file in chunks and asks whether any chunk may hold a match; true when it cannot tell. */
-function fileMayMatch(file: string, matcher: Matcher): boolean {
-  const test = matcher.mayMatchChunk;
-  if (test === undefined) return true;
-  const CHUNK = 8 * 1024 * 1024;
-  const overlap = Math.max(0, matcher.needleBytes - 1);
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch {
-    return true; // the indexer reports what is wrong
-  }
-  try {
-    const buffer = Buffer.allocUnsafe(CHUNK + overlap);
-    let kept = 0;
-    let position = 0;
-    for (;;) {
-      const read = fs.readSync(fd, buffer, kept, CHUNK, position);
-      if (read === 0) return false;
-      position += read;
-      const end = kept + read;
-      if (test(buffer.toString('latin1', 0, end))) return true;
-      kept = Math.min(overlap, end);
-      buffer.copy(buffer, 0, end - kept, end);
-    }
-  } catch {
-    return true;
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-function mtimeOf(file: string): number {
-  try {
-    return fs.statSync(file).mtimeMs;
-  } catch {
-    return 0;
-  }
-}
-
 /** Runs a search; calls `emit` once per session with a hit, in output order. Returns whether a named path failed. */
-export function runSearch(text: string, paths: readonly string[], options: SearchOptions, io: Io, emit: (hits: SessionHits) => void): boolean {
-  const matcher = matcherFor(text, options.regex === true);
+export async function runSearch(text: string, paths: readonly string[], options: SearchOptions, io: Io, emit: (hits: SessionHits) => void): Promise<boolean> {
+  // Checked here, for a usage error before anything is read.
+  matcherFor(text, options.regex === true);
   const { ignore } = runConfig(io, undefined, []);
   const { inputs } = resolveInputs(paths, io);
+  const all = options.all === true;
+  const cache =
+    options.cache === true
+      ? openCache(io.env, io.cwd, defaultProjectsRoot(io.env), inputs, { rules: [], severities: new Map(), only: undefined }, all ? 'search-all' : 'search')
+      : undefined;
   const { discovery, unreadableExplicit } = discoverInputs(io, inputs, { ignore });
-  let failed = unreadableExplicit;
-  const registry = new ProjectRegistry(discovery.projectFiles);
-  // Newest first, while streaming: the file written last holds the latest activity.
-  const groups = discovery.groups
-    .map((group) => ({ group, time: Math.max(...group.files.map((f) => (f.role === 'main' ? mtimeOf(f.path) : 0)), 0) }))
-    .sort((a, b) => b.time - a.time || (a.group.files[0]?.path ?? '').localeCompare(b.group.files[0]?.path ?? ''));
-  for (const { group } of groups) {
-    const files = options.all === true ? group.files : group.files.filter((f) => f.role === 'main');
-    if (files.length === 0) continue;
-    // Most sessions do not say it: a byte scan leaves them unparsed.
-    if (!files.some((f) => fileMayMatch(f.path, matcher))) continue;
-    const indexes: SessionIndex[] = [];
-    for (const file of files) {
-      try {
-        const index = indexFile(file);
-        if (notTranscript(index) === undefined) indexes.push(index);
-      } catch (error) {
-        note(io, `${file.displayPath}: cannot be read (${error instanceof Error ? error.message : String(error)})`);
-        if (file.explicit === true) failed = true;
-      }
-    }
-    if (indexes.length === 0) continue;
-    if (indexes.some((i) => i.unresolvedParents().size > 0)) linkGroup(indexes, registry);
-    const hits = searchSession(indexes, matcher, { all: options.all === true });
-    if (hits !== undefined) emit(hits);
-  }
-  return failed;
+  const { failed } = await searchGroups(discovery, { text, regex: options.regex === true }, { all, cache }, emit, (message) => note(io, message));
+  return unreadableExplicit || failed;
 }
 
 export function searchCommand(io: Io, setExit: (code: number) => void): Command {
@@ -121,6 +62,7 @@ export function searchCommand(io: Io, setExit: (code: number) => void): Command 
     .option('-a, --all', 'also search what resume does not load: abandoned branches, history cut off by a break, sidechains (labelled)')
     .addOption(new Option('-f, --format <name>', 'output format').choices(['text', 'json']).default('text'))
     .option('--no-color', 'no colour, even on a terminal (NO_COLOR is honoured too)')
+    .option('--cache', 'remember what each session is under $CCLINT_HOME/cache; a session whose files did not change is not parsed again')
     .addHelpText(
       'after',
       `
@@ -133,17 +75,18 @@ Examples:
   cclint search "connection pool"                  every session under ~/.claude/projects
   cclint search -e 'migrat(e|ion)' ~/.claude/projects/-home-me-app
   cclint search --all flaky                        also abandoned branches and sidechains
+  cclint search --cache flaky                      later searches parse only the sessions that changed
   cclint search --format json token | jq '.[0].command'
 
 Exit codes: 0 something matched, 1 nothing matched, 2 bad usage or an unreadable path.`,
     )
-    .action((text: string, paths: string[], options: SearchOptions) => {
+    .action(async (text: string, paths: string[], options: SearchOptions) => {
       const paint = painter(useColor(io.stdout, io.env, options.color));
       const json = options.format === 'json';
       let sessions = 0;
       let hits = 0;
       if (json) io.stdout.write('[');
-      const failed = runSearch(text, paths, options, io, (s) => {
+      const failed = await runSearch(text, paths, options, io, (s) => {
         if (json) io.stdout.write(`${sessions === 0 ? '\n' : ',\n'}${sessionHitsJson(s)}`);
         else io.stdout.write(renderSessionHits(s, paint));
         sessions++;

@@ -105,15 +105,24 @@ export function classifyPath(file: string, cwd: string): SessionFile {
   };
 }
 
-/** Peeks at a file's first 64 KiB for its records' `sessionId`. */
+/** The buffer {@link peekSessionId} reads into, reused: a projects root can hold thousands of old agent files. */
+let peekBuffer: Buffer | undefined;
+
+/**
+ * Peeks at a file's first 64 KiB for its records' `sessionId`. The head is
+ * read as Latin-1 (one character per byte: a quick one-byte string, and
+ * the pattern, all ASCII, matches where it matches in the UTF-8 reading);
+ * the id found is then decoded from its bytes as UTF-8.
+ */
 function peekSessionId(file: string): string | undefined {
   let fd: number | undefined;
   try {
     fd = fs.openSync(file, 'r');
-    const head = Buffer.alloc(64 * 1024);
+    const head = (peekBuffer ??= Buffer.allocUnsafe(64 * 1024));
     const n = fs.readSync(fd, head, 0, head.length, 0);
-    const match = /"sessionId"\s*:\s*"([^"]+)"/.exec(head.toString('utf8', 0, n));
-    return match?.[1];
+    // JSON's own whitespace only, the same characters in either reading.
+    const match = /"sessionId"[ \t\n\r]*:[ \t\n\r]*"([^"]+)"/.exec(head.toString('latin1', 0, n));
+    return match?.[1] === undefined ? undefined : Buffer.from(match[1], 'latin1').toString('utf8');
   } catch {
     return undefined;
   } finally {

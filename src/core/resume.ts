@@ -69,6 +69,15 @@ export function resumeModel(index: SessionIndex): ResumeModel {
   return model;
 }
 
+/**
+ * The messages `claude --resume` sends ({@link ResumeModel.messages}) alone,
+ * without the rest of the model (the SDK's reading, the repairs, the
+ * intended conversation), for a reader that needs nothing else (search).
+ */
+export function resumedMessages(index: SessionIndex): readonly RecordSummary[] {
+  return cache.get(index)?.messages ?? readAsCli(index).messages;
+}
+
 /** Whether two records of a repeated uuid have different bodies (re-read from the file; any depth). */
 function bodiesDiffer(index: SessionIndex): (a: RecordSummary, b: RecordSummary) => boolean {
   return (a, b) => index.bodyDigest(a) !== index.bodyDigest(b);

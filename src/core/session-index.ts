@@ -134,9 +134,22 @@ export function summarizeLatin1(
   ordinal: number,
   intern: (s: string | undefined, field: InternedField) => string | undefined,
 ): RecordSummary | 'utf8' | 'damaged' {
+  return summarizeDecoded(bytes.toString('latin1', start, end), bytes, start, end, line, ordinal, intern);
+}
+
+/** {@link summarizeLatin1} of a line already decoded as Latin-1. */
+function summarizeDecoded(
+  latin1: string,
+  bytes: Buffer,
+  start: number,
+  end: number,
+  line: number,
+  ordinal: number,
+  intern: (s: string | undefined, field: InternedField) => string | undefined,
+): RecordSummary | 'utf8' | 'damaged' {
   let value: unknown;
   try {
-    value = JSON.parse(bytes.toString('latin1', start, end));
+    value = JSON.parse(latin1);
   } catch {
     return 'damaged';
   }
@@ -144,6 +157,41 @@ export function summarizeLatin1(
   const summary = summarize(value as JsonObject, line, ordinal, undefined, intern);
   if (isAscii(bytes.subarray(start, end))) return summary;
   return !judgedByWholeText(summary) && asciiOnly(summary) ? summary : 'utf8';
+}
+
+/**
+ * Looks at whole records while an index is built, for a reader that needs
+ * more of some lines than their summaries (search): the lines it wants are
+ * parsed from their exact UTF-8 text, and each of their records is handed
+ * over with its summary, so that nothing is parsed twice.
+ */
+export interface LineObserver {
+  /** Whether the records of a line are wanted; `latin1` is the line decoded as Latin-1. */
+  wants(latin1: string): boolean;
+  /**
+   * A record of a wanted line (recovered ones too). With `latin1`, the
+   * record was parsed from the line's Latin-1 reading: every string in it
+   * holds the UTF-8 bytes of its text, one character per byte, and becomes
+   * its text with `Buffer.from(s, 'latin1').toString('utf8')` (see
+   * {@link SessionIndex.build}). `value` is valid only during the call.
+   */
+  record(summary: RecordSummary, value: JsonObject, latin1: boolean): void;
+}
+
+/**
+ * A `\u` escape of a character from U+0080 up. Without one, every string a
+ * Latin-1 parse of a line gives is made of bytes (escapes of ASCII read the
+ * same either way), so its text is exactly its bytes decoded as UTF-8.
+ */
+const WIDE_ESCAPE = /\\u(?!00[0-7])/;
+
+/**
+ * Whether the strings a Latin-1 parse of a line gives are its strings' UTF-8
+ * bytes, one character per byte (see {@link LineObserver.record}): the line
+ * is ASCII, or escapes no character from U+0080 up.
+ */
+export function latin1Exact(latin1: string, ascii: boolean): boolean {
+  return ascii || !WIDE_ESCAPE.test(latin1);
 }
 
 /** `"compact_boundary"`, and how a system row's line starts, as Claude Code writes them. */
@@ -218,8 +266,8 @@ export class SessionIndex {
     this.openSource = init.openSource;
   }
 
-  /** Reads the file once and summarises every line. */
-  static build(file: SessionFile, openSource: () => ByteSource): SessionIndex {
+  /** Reads the file once and summarises every line; `observer` sees the records of the lines it wants. */
+  static build(file: SessionFile, openSource: () => ByteSource, observer?: LineObserver): SessionIndex {
     const records: RecordSummary[] = [];
     const invalidLines: InvalidLine[] = [];
     const byUuid = new Map<string, RecordSummary>();
@@ -247,8 +295,12 @@ export class SessionIndex {
     let binaryLines = 0;
     let lastSkipBoundaryLine = 0;
 
+    // The line being read is one the observer wants.
+    let observed = false;
     const addRecord = (obj: JsonObject, raw: LineView, recovery: Recovery | undefined): void => {
-      addSummary(summarize(obj, raw.line, records.length, recovery, intern), raw);
+      const summary = summarize(obj, raw.line, records.length, recovery, intern);
+      addSummary(summary, raw);
+      if (observed) observer?.record(summary, obj, false);
     };
     const addSummary = (summary: RecordSummary, raw: LineView): void => {
       records.push(summary);
@@ -327,7 +379,46 @@ export class SessionIndex {
       if (raw.crlf) crlfLines++;
       const bytes = raw.bytes;
       if (bytes === undefined) return addDamagedLine(raw, undefined);
-      const fast = summarizeLatin1(bytes, raw.start, raw.end, raw.line, records.length, intern);
+      const latin1 = bytes.toString('latin1', raw.start, raw.end);
+      if (observer !== undefined && observer.wants(latin1)) {
+        // Parsed once, and its records go to the observer whole: from the
+        // Latin-1 reading as usual when its strings can be told exactly
+        // from it (see summarizeLatin1 for when the summary can be kept),
+        // else from the UTF-8 text.
+        const ascii = isAscii(bytes.subarray(raw.start, raw.end));
+        if (latin1Exact(latin1, ascii)) {
+          let value: unknown;
+          try {
+            value = JSON.parse(latin1);
+          } catch {
+            value = undefined;
+          }
+          if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+            const summary = summarize(value as JsonObject, raw.line, records.length, undefined, intern);
+            if (ascii || (!judgedByWholeText(summary) && asciiOnly(summary))) {
+              addSummary(summary, raw);
+              observer.record(summary, value as JsonObject, !ascii);
+              return;
+            }
+          }
+        }
+        const text = ascii ? latin1 : (raw.text() as string);
+        observed = true;
+        try {
+          let value: unknown;
+          try {
+            value = JSON.parse(text);
+          } catch {
+            value = undefined;
+          }
+          if (value !== null && typeof value === 'object' && !Array.isArray(value)) addRecord(value as JsonObject, raw, undefined);
+          else addDamagedLine(raw, text);
+        } finally {
+          observed = false;
+        }
+        return;
+      }
+      const fast = summarizeDecoded(latin1, bytes, raw.start, raw.end, raw.line, records.length, intern);
       if (typeof fast !== 'string') return addSummary(fast, raw);
       const text = raw.text() as string;
       if (fast === 'damaged') return addDamagedLine(raw, text);

@@ -36,7 +36,7 @@ import writeFileAtomic from 'write-file-atomic';
 import type { SessionGroup } from '../core/discovery.js';
 import type { ByteSource } from '../core/reader.js';
 import { fileSource } from '../core/reader.js';
-import { type SessionFile, SessionIndex } from '../core/session-index.js';
+import { type LineObserver, type SessionFile, SessionIndex } from '../core/session-index.js';
 import { UsageError } from '../core/errors.js';
 import type { FileResult, Fix } from '../core/types.js';
 import { VERSION } from '../version.js';
@@ -166,7 +166,7 @@ interface Entry<T> {
   readonly value: T;
 }
 
-function keyOf(projectDir: string, files: readonly string[], extra: string, racyMs: number): FolderKey | undefined {
+function keyOf(projectDir: string, files: readonly string[], extra: string, racyMs: number, withListing = true): FolderKey | undefined {
   try {
     // The clock gives milliseconds, the file system nanoseconds: take the end
     // of the current millisecond, so a file changed within it is not seen as
@@ -187,7 +187,7 @@ function keyOf(projectDir: string, files: readonly string[], extra: string, racy
     });
     let listing: string[] = [];
     try {
-      listing = fs.readdirSync(projectDir).filter((n) => n.endsWith('.jsonl')).sort();
+      if (withListing) listing = fs.readdirSync(projectDir).filter((n) => n.endsWith('.jsonl')).sort();
     } catch {
       listing = [];
     }
@@ -285,9 +285,9 @@ function writeEntry(config: CacheConfig, file: string, entry: Entry<unknown>): s
  * An index builder that hashes the bytes its first read goes through (the
  * scan that builds the index), for racy files.
  */
-function hashingIndexer(hashes: Map<string, string>, racy: ReadonlySet<string>): (file: SessionFile) => SessionIndex {
-  return (file) => {
-    if (!racy.has(file.path)) return SessionIndex.build(file, () => fileSource(file.path));
+function hashingIndexer(hashes: Map<string, string>, racy: ReadonlySet<string>): (file: SessionFile, observer?: LineObserver) => SessionIndex {
+  return (file, observer) => {
+    if (!racy.has(file.path)) return SessionIndex.build(file, () => fileSource(file.path), observer);
     let first = true;
     return SessionIndex.build(file, () => {
       if (!first) return fileSource(file.path);
@@ -314,7 +314,7 @@ function hashingIndexer(hashes: Map<string, string>, racy: ReadonlySet<string>):
         },
       };
       return source;
-    });
+    }, observer);
   };
 }
 
@@ -516,6 +516,164 @@ export function groupCache<T>(
         if (problem !== undefined) warn(problem);
       }
       return value;
+    },
+  };
+}
+
+/**
+ * A cache whose unit is the session group rather than the project folder,
+ * for a command whose value of a group depends only on that group's files
+ * (search): a session that grows invalidates itself, not its folder. The
+ * entries of a folder's groups share one cache file, read once and written
+ * once a run (by {@link GroupStore.save}). A value that did depend on other
+ * files of its folder (a parent looked up elsewhere) is stored with the
+ * folder's key as well, and used only while the whole folder is as it was.
+ */
+export interface GroupStore<T> {
+  /**
+   * The stored value of the group whose files are `files` (absolute paths,
+   * at least one), or how to compute and store one. The files are looked at
+   * now, before they are read.
+   */
+  lookup(projectDir: string, files: readonly string[]): GroupLookup<T>;
+  /** Writes the folders whose entries changed; returns what could not be done. */
+  save(): string[];
+}
+
+export type GroupLookup<T> =
+  | { readonly hit: T }
+  | {
+      readonly hit?: undefined;
+      /**
+       * The files modified so recently that a value read from them is kept
+       * only with the SHA-1 of the bytes read: read them through
+       * {@link racyIndexer}, on any thread.
+       */
+      readonly racy: readonly string[];
+      /**
+       * Keeps the value computed from the group's files; `folderWide`: it
+       * depends on other files of the folder too; `hashes`: what
+       * {@link racyIndexer} collected (a racy file missing from it: not kept).
+       */
+      store(value: T, folderWide: boolean, hashes: ReadonlyMap<string, string>): void;
+    };
+
+/**
+ * Indexes files, putting into `hashes` the SHA-1 of the bytes read of each
+ * of the `racy` ones (when the index read it whole, in order).
+ */
+export function racyIndexer(racy: readonly string[], hashes: Map<string, string>): (file: SessionFile, observer?: LineObserver) => SessionIndex {
+  return hashingIndexer(hashes, new Set(racy));
+}
+
+interface GroupEntry<T> {
+  readonly files: readonly FileKey[];
+  /** Set when the value depends on the whole folder: its key, and the SHA-1 of its racy files. */
+  readonly folder: { readonly key: FolderKey; readonly hashes: Readonly<Record<string, string>> } | undefined;
+  readonly hashes: Readonly<Record<string, string>>;
+  readonly value: T;
+}
+
+interface FolderState<T> {
+  readonly file: string;
+  readonly entries: Map<string, GroupEntry<T>>;
+  /** The folder as it was before this run read anything of it (only when values may be folder-wide). */
+  readonly key: FolderKey | undefined;
+  /**
+   * The SHA-1 of the folder's racy files, taken before this run read any of
+   * them, at the first lookup that misses (which a folder-wide value may
+   * follow); undefined until then, or when one could not be read.
+   */
+  racyHashes: Readonly<Record<string, string>> | undefined;
+  changed: boolean;
+}
+
+/** The SHA-1 of each racy file of a key; undefined when one cannot be read. */
+function racyHashesOf(key: FolderKey): Record<string, string> | undefined {
+  const hashes: Record<string, string> = {};
+  for (const f of key.files) {
+    if (!f.racy) continue;
+    const hash = hashFile(f.path);
+    if (hash === undefined) return undefined;
+    hashes[f.path] = hash;
+  }
+  return hashes;
+}
+
+export function groupStore<T>(
+  config: CacheConfig,
+  namespace: string,
+  projectFiles: ReadonlyMap<string, readonly string[]>,
+  warn: (message: string) => void,
+  /** Values may depend on the whole folder: its key is taken before anything of it is read. */
+  folderWide: boolean,
+): GroupStore<T> {
+  const folders = new Map<string, FolderState<T>>();
+  const folderOf = (projectDir: string): FolderState<T> => {
+    let state = folders.get(projectDir);
+    if (state !== undefined) return state;
+    const file = entryPath(config, namespace, projectDir, '');
+    const entries = new Map<string, GroupEntry<T>>();
+    const loaded = readEntry<Record<string, GroupEntry<T>>>(file, config.stamp);
+    if ('entry' in loaded) {
+      const stored = loaded.entry.value;
+      if (stored !== null && typeof stored === 'object') for (const [id, entry] of Object.entries(stored)) entries.set(id, entry);
+    } else if (loaded.warning !== undefined) warn(loaded.warning);
+    const all = [...(projectFiles.get(projectDir) ?? [])].sort();
+    state = { file, entries, key: folderWide ? keyOf(projectDir, all, '', config.racyMs) : undefined, racyHashes: undefined, changed: false };
+    folders.set(projectDir, state);
+    return state;
+  };
+  const plain = (files: readonly FileKey[]): string => JSON.stringify(files.map((f) => ({ ...f, racy: false })));
+  // The same files with the same times, and each file racy when stored hashes the same now as then.
+  const sameFolder = (stored: NonNullable<GroupEntry<T>['folder']>, now: FolderKey): boolean =>
+    sameKey(stored.key, now) && stored.key.files.every((f) => !f.racy || (stored.hashes[f.path] !== undefined && hashFile(f.path) === stored.hashes[f.path]));
+  return {
+    lookup(projectDir, files) {
+      const folder = folderOf(projectDir);
+      const sorted = [...files].sort();
+      const id = sorted[0] as string;
+      // A group's own files only: the folder's listing matters to a folder-wide value alone.
+      const key = keyOf(projectDir, sorted, '', config.racyMs, false);
+      const entry = folder.entries.get(id);
+      if (
+        entry !== undefined &&
+        key !== undefined &&
+        plain(entry.files) === plain(key.files) &&
+        entry.files.every((f) => !f.racy || (entry.hashes[f.path] !== undefined && hashFile(f.path) === entry.hashes[f.path])) &&
+        (entry.folder === undefined || (folder.key !== undefined && sameFolder(entry.folder, folder.key)))
+      ) {
+        return { hit: entry.value };
+      }
+      const racy = key?.files.filter((f) => f.racy).map((f) => f.path) ?? [];
+      // Before anything of the folder is read for this value.
+      if (folder.key !== undefined && folder.racyHashes === undefined) folder.racyHashes = racyHashesOf(folder.key);
+      return {
+        racy,
+        store(value, wide, hashes) {
+          if (key === undefined || racy.some((p) => !hashes.has(p))) return;
+          let whole: GroupEntry<T>['folder'];
+          if (wide) {
+            // What other files of the folder said was read after the folder's key and hashes were taken.
+            if (folder.key === undefined || folder.racyHashes === undefined) return;
+            whole = { key: folder.key, hashes: folder.racyHashes };
+          }
+          folder.entries.set(id, { files: key.files, folder: whole, hashes: Object.fromEntries(hashes), value });
+          folder.changed = true;
+        },
+      };
+    },
+    save() {
+      const problems: string[] = [];
+      for (const [projectDir, folder] of folders) {
+        if (!folder.changed) continue;
+        // Groups whose files are gone are dropped with the folder's next write.
+        for (const [id, entry] of folder.entries) if (!entry.files.every((f) => fs.existsSync(f.path))) folder.entries.delete(id);
+        const key: FolderKey = { projectDir, files: [], listing: [], extra: '' };
+        const problem = writeEntry(config, folder.file, { key, hashes: {}, value: Object.fromEntries(folder.entries) });
+        if (problem !== undefined) problems.push(problem);
+      }
+      return problems;
     },
   };
 }

@@ -12,7 +12,7 @@ import { RuleCrashError } from '../core/errors.js';
 import { fileSource } from '../core/reader.js';
 import { resumeModel } from '../core/resume.js';
 import { violationSummaries } from '../core/api-request.js';
-import { type ExternalParent, type SessionFile, SessionIndex } from '../core/session-index.js';
+import { type ExternalParent, type LineObserver, type SessionFile, SessionIndex } from '../core/session-index.js';
 import type { SessionGroup } from '../core/discovery.js';
 import { forkReport } from '../core/forks.js';
 import { scoreSession } from '../core/score.js';
@@ -391,8 +391,8 @@ export function lintFolder(
   }
 }
 
-export function indexFile(file: SessionFile): SessionIndex {
-  return SessionIndex.build(file, () => fileSource(file.path));
+export function indexFile(file: SessionFile, observer?: LineObserver): SessionIndex {
+  return SessionIndex.build(file, () => fileSource(file.path), observer);
 }
 
 function readErrorMessage(error: unknown, shown: string): string {

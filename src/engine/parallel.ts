@@ -81,7 +81,7 @@ function folderBytes(folder: readonly SessionGroup[]): number {
 }
 
 /** `CCLINT_THREADS` when set to a positive integer, else undefined. */
-function requestedThreads(): number | undefined {
+export function requestedThreads(): number | undefined {
   const requested = Number.parseInt(process.env.CCLINT_THREADS ?? '', 10);
   return Number.isInteger(requested) && requested > 0 ? requested : undefined;
 }

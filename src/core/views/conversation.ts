@@ -104,11 +104,23 @@ export function messageParts(record: Record<string, Json> | undefined): MessageP
   return parts;
 }
 
-/** What a person or Claude said in a record: its text blocks, joined by blank lines. */
+/**
+ * What a person or Claude said in a record: its text blocks, joined by blank
+ * lines (the text parts of {@link messageParts}, without building the
+ * others: search asks this of every record that may hold its text, tool
+ * calls and results included).
+ */
 export function spokenText(record: Record<string, Json> | undefined): string {
-  return messageParts(record)
-    .flatMap((p) => (p.kind === 'text' ? [p.text] : []))
-    .join('\n\n');
+  const content = asObject(record?.message)?.content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  let text: string | undefined;
+  for (const block of content) {
+    const b = asObject(block);
+    if (b?.type !== 'text' || typeof b.text !== 'string') continue;
+    text = text === undefined ? b.text : `${text}\n\n${b.text}`;
+  }
+  return text ?? '';
 }
 
 /**

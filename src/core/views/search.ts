@@ -3,48 +3,101 @@
  * excerpt around each match and the command that resumes the session.
  * By default only the conversation `claude --resume` loads is searched;
  * `all` adds the rest of the file (abandoned branches, history a break
- * cuts off) and sidechains, each hit labelled with where it lies. Pure
- * apart from re-reading the matched lines through the index.
+ * cuts off) and sidechains, each hit labelled with where it lies.
+ *
+ * A session is searched in two halves that meet in {@link sessionHits}:
+ *
+ * - what the session is, independent of the text searched for
+ *   ({@link SearchFacts}: title, folder, and the records searched, in the
+ *   order hits are listed), which a cache may keep while the files stay as
+ *   they were;
+ * - where the text is said ({@link Found}: an excerpt per matching record),
+ *   found while the index is built (the lines that may hold the text are
+ *   parsed once, from their exact text, and handed over whole; see
+ *   {@link hitObserver}), or, from stored facts, by reading only the lines
+ *   of searched records whose bytes may hold it ({@link findInFile}).
+ *
+ * Both rest on {@link Matcher.prefilter}, a test on raw bytes that a line
+ * holding a match always passes, so most lines and files are never parsed.
  */
+import { isAscii } from 'node:buffer';
+import { parseLine } from '../parse-line.js';
+import { type ByteSource, scanLineViews, someLatin1Piece } from '../reader.js';
 import type { RecordSummary } from '../records.js';
-import { resumeModel } from '../resume.js';
-import type { SessionIndex } from '../session-index.js';
+import { resumedMessages, resumeModel } from '../resume.js';
+import { type LineObserver, type SessionIndex, latin1Exact } from '../session-index.js';
+import type { JsonObject } from '../types.js';
 import { launchCwd, resumeCommand, spokenText } from './conversation.js';
 import { factsOf, titleOf } from './sessions.js';
 
-/** Finds the first match in a text; `mayMatch` is a cheap test on the raw JSON line. */
+/** Finds the first match in a text, and says which raw bytes may hold one. */
 export interface Matcher {
   find(text: string): { readonly start: number; readonly end: number } | undefined;
-  mayMatch(rawLine: string): boolean;
   /**
-   * A test on raw file bytes read as latin1, chunk by chunk (chunks overlap
-   * by `needleBytes`): false means no record of the chunk can match, so a
-   * file no chunk of which may match need not be parsed at all. Absent when
-   * no such test is sound (a regular expression, a needle JSON may escape).
+   * A test on raw transcript bytes read as Latin-1 (one character per byte)
+   * that passes on every line holding a record whose said text matches,
+   * whatever JSON escapes the writer chose: a line or file that fails it
+   * need not be parsed. Undefined when no such test is known (a regular
+   * expression; a needle without a printable ASCII character).
    */
-  readonly mayMatchChunk?: ((latin1: string) => boolean) | undefined;
-  readonly needleBytes: number;
+  readonly prefilter: RegExp | undefined;
+  /** The most bytes one prefilter match spans. */
+  readonly prefilterBytes: number;
+}
+
+/** Printable ASCII other than `"` and `\`: what JSON lets a writer keep as it is. */
+const VERBATIM = /[\x20\x21\x23-\x5b\x5d-\x7e]+/g;
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/**
+ * The prefilter of a plain, case-insensitive needle: its longest run of
+ * characters JSON may write as they are, in any case.
+ *
+ * Why it is sound: a record whose text holds the needle (after
+ * `toLowerCase`) holds each character of the run too, written in its line
+ * either as itself, in some case, or escaped. Only two characters outside
+ * ASCII lower-case to an ASCII one: U+212A KELVIN SIGN to `k`, U+0130 to
+ * `i` (and a combining dot); their UTF-8 bytes are allowed in place of the
+ * letter. The escapes JSON allows for a run character are `\uXXXX` (for
+ * U+0020 to U+007F, U+212A, U+0130) and `\/`: any line that has one passes
+ * too. Claude Code writes none of them (JSON.stringify escapes only quotes,
+ * backslashes and control characters), so in practice the test is the run,
+ * in any case. Over Latin-1 text a case-insensitive literal matches just
+ * those bytes: no byte from 0x80 up folds to an ASCII letter.
+ */
+function plainPrefilter(lower: string): { prefilter: RegExp | undefined; prefilterBytes: number } {
+  let run = '';
+  for (const m of lower.matchAll(VERBATIM)) if (m[0].length > run.length) run = m[0];
+  if (run === '') return { prefilter: undefined, prefilterBytes: 0 };
+  let bytes = 0;
+  const letters = [...run].map((ch) => {
+    if (ch === 'k') {
+      bytes += 3;
+      return '(?:k|\\u00e2\\u0084\\u00aa)';
+    }
+    if (ch === 'i') {
+      bytes += 2;
+      return '(?:i|\\u00c4\\u00b0)';
+    }
+    bytes += 1;
+    return escapeRegex(ch);
+  });
+  const escapes = ['\\\\u(?:00[2-7][0-9a-f]|212a|0130)', ...(run.includes('/') ? ['\\\\\\/'] : [])];
+  return { prefilter: new RegExp([letters.join(''), ...escapes].join('|'), 'i'), prefilterBytes: Math.max(bytes, 6) };
 }
 
 /** Plain text, case-insensitive. */
 export function plainMatcher(needle: string): Matcher {
   const lower = needle.toLowerCase();
-  // JSON escapes only quotes, backslashes and control characters, and Claude
-  // Code writes other characters as they are: a printable ASCII needle
-  // without those appears verbatim in the raw line of any record that says it.
-  const verbatim = /^[\x20-\x7e]+$/.test(needle) && !/["\\]/.test(needle);
-  // Over latin1 text a case-insensitive literal matches exactly the chunks
-  // whose bytes hold the needle in any case: the bytes of other characters
-  // are 0x80 and above, and none of them folds to an ASCII letter.
-  const inChunk = verbatim ? new RegExp(needle.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'i') : undefined;
   return {
     find(text) {
       const at = text.toLowerCase().indexOf(lower);
       return at < 0 || lower === '' ? undefined : { start: at, end: at + lower.length };
     },
-    mayMatch: (raw) => !verbatim || raw.toLowerCase().includes(lower),
-    mayMatchChunk: inChunk === undefined ? undefined : (latin1) => inChunk.test(latin1),
-    needleBytes: Buffer.byteLength(needle),
+    ...plainPrefilter(lower),
   };
 }
 
@@ -57,9 +110,19 @@ export function regexMatcher(source: string): Matcher {
       const m = re.exec(text);
       return m === null || m[0] === '' ? undefined : { start: m.index, end: m.index + m[0].length };
     },
-    mayMatch: () => true,
-    needleBytes: 0,
+    prefilter: undefined,
+    prefilterBytes: 0,
   };
+}
+
+/** Whether some line of the bytes may hold a match (true when the matcher cannot tell). */
+export function mayMatch(source: ByteSource, matcher: Matcher): boolean {
+  const { prefilter } = matcher;
+  if (prefilter === undefined) {
+    source.close();
+    return true;
+  }
+  return someLatin1Piece(source, matcher.prefilterBytes - 1, (latin1) => prefilter.test(latin1));
 }
 
 /**
@@ -69,17 +132,20 @@ export function regexMatcher(source: string): Matcher {
  */
 export type HitPlace = 'resumed' | 'lost' | 'abandoned' | 'sidechain';
 
-export interface SearchHit {
+/** The excerpt around a match, on one line: before, the match, after. */
+export interface Excerpt {
+  readonly before: string;
+  readonly match: string;
+  readonly after: string;
+}
+
+export interface SearchHit extends Excerpt {
   readonly uuid: string | undefined;
   readonly type: string;
   readonly time: number;
   readonly line: number;
   readonly filePath: string;
   readonly place: HitPlace;
-  /** The excerpt around the match, on one line: before, the match, after. */
-  readonly before: string;
-  readonly match: string;
-  readonly after: string;
 }
 
 export interface SessionHits {
@@ -101,7 +167,7 @@ function line(text: string): string {
   return text.replace(/\r\n|\r|\n/g, '⏎').replace(/[\t ]+/g, ' ');
 }
 
-function excerpt(text: string, start: number, end: number): Pick<SearchHit, 'before' | 'match' | 'after'> {
+function excerpt(text: string, start: number, end: number): Excerpt {
   const from = Math.max(0, start - CONTEXT);
   const to = Math.min(text.length, end + CONTEXT);
   return {
@@ -111,52 +177,195 @@ function excerpt(text: string, start: number, end: number): Pick<SearchHit, 'bef
   };
 }
 
+/** The excerpt of a record's first match, if its said text matches; `latin1` as for {@link LineObserver.record}. */
+function excerptOf(value: JsonObject, matcher: Matcher, latin1 = false): Excerpt | undefined {
+  const said = spokenText(value);
+  if (said === '') return undefined;
+  const text = latin1 ? Buffer.from(said, 'latin1').toString('utf8') : said;
+  const found = matcher.find(text);
+  return found === undefined ? undefined : excerpt(text, found.start, found.end);
+}
+
+/**
+ * The records of a line are told apart by their place on it: more than one
+ * only in a recovered glued line, so the first is keyed by its line number
+ * alone (a look-up per searched record, on every session with a hit).
+ */
+function recordKey(line: number, nth: number): number | string {
+  return nth === 0 ? line : `${line}:${nth}`;
+}
+
+/** The matching records of one file: `recordKey(line, nth)` → excerpt. */
+export type Found = ReadonlyMap<number | string, Excerpt>;
+
+/**
+ * Collects the matches of one file while its index is built: the lines the
+ * prefilter lets through are parsed once, exactly, and their records'
+ * said text searched.
+ */
+export function hitObserver(matcher: Matcher): { readonly observer: LineObserver; readonly found: Found } {
+  const found = new Map<number | string, Excerpt>();
+  const { prefilter } = matcher;
+  let lastLine = 0;
+  let nth = 0;
+  return {
+    found,
+    observer: {
+      wants: prefilter === undefined ? () => true : (latin1) => prefilter.test(latin1),
+      record(summary, value, latin1) {
+        nth = summary.line === lastLine ? nth + 1 : 0;
+        lastLine = summary.line;
+        const hit = excerptOf(value, matcher, latin1);
+        if (hit !== undefined) found.set(recordKey(summary.line, nth), hit);
+      },
+    },
+  };
+}
+
+/** A record a search looks at, as stored: enough to name a hit without the index. */
+export interface SearchedRecord {
+  readonly line: number;
+  /** Its place among the records of its line. */
+  readonly nth: number;
+  readonly uuid: string | undefined;
+  readonly type: string;
+  readonly time: number;
+  readonly place: HitPlace;
+}
+
+/** What a search needs of a session, whatever the text: plain data, kept by a cache. */
+export interface SearchFacts {
+  /** Absolute path of the file that speaks for the session. */
+  readonly mainPath: string;
+  readonly sessionId: string;
+  readonly title: string;
+  readonly cwd: string | undefined;
+  readonly lastTime: number;
+  /** Per file (absolute path), the records searched, in the order their hits are listed. */
+  readonly files: ReadonlyArray<{ readonly path: string; readonly records: readonly SearchedRecord[] }>;
+}
+
 function isSaid(r: RecordSummary): boolean {
   return (r.type === 'user' || r.type === 'assistant') && !r.isMeta;
 }
 
 /**
- * Searches one session group: `indexes` are its files, main file first when
- * there is one. Undefined when nothing matches.
+ * Whether a record can have said text at all: a user or assistant row says
+ * nothing without a text block (its summary's `blocks` has `t` or `b`; a
+ * string content is one), as a tool call or a tool result alone does. Such
+ * rows, and the long lines of tool output they sit on, are left out of the
+ * records a search reads again.
  */
-export function searchSession(indexes: readonly SessionIndex[], matcher: Matcher, options: { readonly all: boolean }): SessionHits | undefined {
+function maySay(r: RecordSummary): boolean {
+  return (r.type !== 'user' && r.type !== 'assistant') || r.blocks.includes('t') || r.blocks.includes('b');
+}
+
+function searched(index: SessionIndex, r: RecordSummary, place: HitPlace): SearchedRecord {
+  let first = r.ordinal;
+  while (first > 0 && index.records[first - 1]?.line === r.line) first--;
+  return { line: r.line, nth: r.ordinal - first, uuid: r.uuid, type: r.type, time: r.time, place };
+}
+
+/**
+ * The facts of one session group: `indexes` are its files, main file first
+ * when there is one, linked (for `all`, whose places depend on parents in
+ * other files). Undefined when there is nothing to search: no main file
+ * (without `all`).
+ */
+export function searchFacts(indexes: readonly SessionIndex[], options: { readonly all: boolean }): SearchFacts | undefined {
   const main = indexes.find((i) => i.file.role === 'main') ?? (options.all ? indexes[0] : undefined);
   if (main === undefined) return undefined;
-  const hits: SearchHit[] = [];
-  const look = (index: SessionIndex, r: RecordSummary, place: HitPlace): void => {
-    if (!matcher.mayMatch(index.lineText(r.line))) return;
-    const text = spokenText(index.recordObject(r));
-    const found = matcher.find(text);
-    if (found === undefined) return;
-    hits.push({ uuid: r.uuid, type: r.type, time: r.time, line: r.line, filePath: index.file.displayPath, place, ...excerpt(text, found.start, found.end) });
-  };
-  const resume = resumeModel(main);
+  const files: Array<{ path: string; records: SearchedRecord[] }> = [];
   if (!options.all) {
-    if (main.file.role === 'main') for (const r of resume.messages) look(main, r, 'resumed');
+    if (main.file.role === 'main') files.push({ path: main.file.path, records: resumedMessages(main).filter(maySay).map((r) => searched(main, r, 'resumed')) });
   } else {
+    const resume = resumeModel(main);
     const loaded = new Set(resume.messages);
     const intended = new Set(resume.intendedMessages);
     for (const index of indexes) {
+      const records: SearchedRecord[] = [];
       for (const r of index.effectiveRecords()) {
-        if (!isSaid(r)) continue;
+        if (!isSaid(r) || !maySay(r)) continue;
         const place: HitPlace =
           index.file.role !== 'main' || r.isSidechain ? 'sidechain' : loaded.has(r) ? 'resumed' : intended.has(r) ? 'lost' : 'abandoned';
         if (index !== main && place !== 'sidechain') continue;
-        look(index, r, place);
+        records.push(searched(index, r, place));
       }
+      files.push({ path: index.file.path, records });
+    }
+  }
+  const facts = factsOf(main);
+  const sessionId = main.file.layoutSessionId ?? facts.sessionId ?? '';
+  return { mainPath: main.file.path, sessionId, title: titleOf(facts), cwd: launchCwd(main), lastTime: facts.lastTime, files };
+}
+
+/**
+ * Finds, in a file whose facts are known, the searched records that match:
+ * only the lines holding one of `records` and passing the prefilter are
+ * decoded and parsed, the way the index would have parsed them.
+ */
+export function findInFile(source: ByteSource, records: readonly SearchedRecord[], matcher: Matcher): Found {
+  const found = new Map<number | string, Excerpt>();
+  if (records.length === 0) {
+    source.close();
+    return found;
+  }
+  const wanted = new Set<number>();
+  for (const r of records) wanted.add(r.line);
+  const { prefilter } = matcher;
+  scanLineViews(source, (view) => {
+    const bytes = view.bytes;
+    if (!wanted.has(view.line) || bytes === undefined) return;
+    const latin1 = bytes.toString('latin1', view.start, view.end);
+    if (prefilter !== undefined && !prefilter.test(latin1)) return;
+    // One object, its strings readable from the Latin-1 parse (as the index reads it); else the exact text.
+    const ascii = isAscii(bytes.subarray(view.start, view.end));
+    if (latin1Exact(latin1, ascii)) {
+      let value: unknown;
+      try {
+        value = JSON.parse(latin1);
+      } catch {
+        value = undefined;
+      }
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+        const hit = excerptOf(value as JsonObject, matcher, !ascii);
+        if (hit !== undefined) found.set(recordKey(view.line, 0), hit);
+        return;
+      }
+    }
+    const parsed = parseLine(view.text(), view.terminated);
+    parsed?.records.forEach((value, nth) => {
+      const hit = excerptOf(value, matcher);
+      if (hit !== undefined) found.set(recordKey(view.line, nth), hit);
+    });
+  });
+  return found;
+}
+
+/**
+ * The hits of a session: its searched records that matched, in order.
+ * `found` gives each file's matches, `shown` its path as the user sees it.
+ * Undefined when nothing matched.
+ */
+export function sessionHits(facts: SearchFacts, found: (path: string) => Found | undefined, shown: (path: string) => string): SessionHits | undefined {
+  const hits: SearchHit[] = [];
+  for (const file of facts.files) {
+    const matches = found(file.path);
+    if (matches === undefined || matches.size === 0) continue;
+    for (const r of file.records) {
+      const hit = matches.get(recordKey(r.line, r.nth));
+      if (hit === undefined) continue;
+      hits.push({ uuid: r.uuid, type: r.type, time: r.time, line: r.line, filePath: shown(file.path), place: r.place, ...hit });
     }
   }
   if (hits.length === 0) return undefined;
-  const facts = factsOf(main);
-  const sessionId = main.file.layoutSessionId ?? facts.sessionId ?? '';
-  const cwd = launchCwd(main);
   return {
-    sessionId,
-    filePath: main.file.displayPath,
-    title: titleOf(facts),
-    cwd,
+    sessionId: facts.sessionId,
+    filePath: shown(facts.mainPath),
+    title: facts.title,
+    cwd: facts.cwd,
     lastTime: facts.lastTime,
-    command: resumeCommand(cwd, sessionId),
+    command: resumeCommand(facts.cwd, facts.sessionId),
     hits,
   };
 }
