@@ -41,6 +41,12 @@ function tryParse(text: string): unknown {
   }
 }
 
+/** The line's one JSON object, or undefined when it is not exactly one (no diagnosis: see {@link parseLine}). */
+export function parseObject(text: string): JsonObject | undefined {
+  const value = tryParse(text);
+  return isObject(value) ? value : undefined;
+}
+
 /** Splits `{…}{…}` when every piece parses as an object on its own. */
 export function splitGlued(text: string): JsonObject[] | undefined {
   const pieces: JsonObject[] = [];

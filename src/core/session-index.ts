@@ -8,7 +8,7 @@ import { isAscii, isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { jsonTextOfAnyDepth } from './json-text.js';
 import { type ByteSource, type LineView, type ReadStats, scanLineViews } from './reader.js';
-import { type InvalidReason, parseLine } from './parse-line.js';
+import { type InvalidReason, parseLine, parseObject } from './parse-line.js';
 import {
   type RecordSummary,
   type InternedField,
@@ -387,17 +387,12 @@ export class SessionIndex {
         // else from the UTF-8 text.
         const ascii = isAscii(bytes.subarray(raw.start, raw.end));
         if (latin1Exact(latin1, ascii)) {
-          let value: unknown;
-          try {
-            value = JSON.parse(latin1);
-          } catch {
-            value = undefined;
-          }
-          if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-            const summary = summarize(value as JsonObject, raw.line, records.length, undefined, intern);
+          const value = parseObject(latin1);
+          if (value !== undefined) {
+            const summary = summarize(value, raw.line, records.length, undefined, intern);
             if (ascii || (!judgedByWholeText(summary) && asciiOnly(summary))) {
               addSummary(summary, raw);
-              observer.record(summary, value as JsonObject, !ascii);
+              observer.record(summary, value, !ascii);
               return;
             }
           }
@@ -405,13 +400,8 @@ export class SessionIndex {
         const text = ascii ? latin1 : (raw.text() as string);
         observed = true;
         try {
-          let value: unknown;
-          try {
-            value = JSON.parse(text);
-          } catch {
-            value = undefined;
-          }
-          if (value !== null && typeof value === 'object' && !Array.isArray(value)) addRecord(value as JsonObject, raw, undefined);
+          const value = parseObject(text);
+          if (value !== undefined) addRecord(value, raw, undefined);
           else addDamagedLine(raw, text);
         } finally {
           observed = false;

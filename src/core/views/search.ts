@@ -21,7 +21,7 @@
  * holding a match always passes, so most lines and files are never parsed.
  */
 import { isAscii } from 'node:buffer';
-import { parseLine } from '../parse-line.js';
+import { parseLine, parseObject } from '../parse-line.js';
 import { type ByteSource, scanLineViews, someLatin1Piece } from '../reader.js';
 import type { RecordSummary } from '../records.js';
 import { resumedMessages, resumeModel } from '../resume.js';
@@ -321,14 +321,9 @@ export function findInFile(source: ByteSource, records: readonly SearchedRecord[
     // One object, its strings readable from the Latin-1 parse (as the index reads it); else the exact text.
     const ascii = isAscii(bytes.subarray(view.start, view.end));
     if (latin1Exact(latin1, ascii)) {
-      let value: unknown;
-      try {
-        value = JSON.parse(latin1);
-      } catch {
-        value = undefined;
-      }
-      if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-        const hit = excerptOf(value as JsonObject, matcher, !ascii);
+      const value = parseObject(latin1);
+      if (value !== undefined) {
+        const hit = excerptOf(value, matcher, !ascii);
         if (hit !== undefined) found.set(recordKey(view.line, 0), hit);
         return;
       }
