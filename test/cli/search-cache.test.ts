@@ -9,45 +9,10 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SessionIndex } from '../../src/core/session-index.js';
-import { copyDemo, run, sandbox, type Sandbox } from '../support/cli.js';
-
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const TEAMMATES = path.join(repositoryRoot, 'fixtures/corpus/claude-code-log-fixtures/teammates');
-
-/** mulberry32, so a failing sequence can be replayed from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function copyTree(from: string, to: string): void {
-  fs.mkdirSync(to, { recursive: true });
-  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
-    const a = path.join(from, entry.name);
-    const b = path.join(to, entry.name);
-    if (entry.isDirectory()) copyTree(a, b);
-    else fs.copyFileSync(a, b);
-  }
-}
-
-function jsonlFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...jsonlFiles(p));
-    else if (entry.name.endsWith('.jsonl')) out.push(p);
-  }
-  return out.sort();
-}
+import { run, sandbox, type Sandbox } from '../support/cli.js';
+import { demoWithTeam, jsonlFiles, prng, repositoryRoot } from '../support/tree.js';
 
 const boxes: Sandbox[] = [];
 afterEach(() => {
@@ -58,9 +23,7 @@ afterEach(() => {
 function projects(): { box: Sandbox; root: string } {
   const box = sandbox();
   boxes.push(box);
-  const root = path.join(box.configDir, 'projects');
-  copyDemo(box, root);
-  copyTree(TEAMMATES, path.join(root, '-home-dev-team'));
+  const root = demoWithTeam(box);
   return { box, root };
 }
 

@@ -2,18 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RecordEdit } from '../../src/core/types.js';
 import { editsPatch, filePatch } from '../../src/repair/diff.js';
 import { applyEdits } from '../../src/repair/plan.js';
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed by its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng as random } from '../support/tree.js';
 
 function randomEdits(lines: readonly string[], next: () => number): RecordEdit[] {
   const edits: RecordEdit[] = [];
