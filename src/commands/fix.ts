@@ -12,6 +12,7 @@ import { styleText } from 'node:util';
 import { Command, Option } from 'commander';
 import { escapeForTerminal, terminalSafeJson } from '../escape.js';
 import { describeFsError } from '../core/discovery.js';
+import { type ByteSource, fileSource } from '../core/reader.js';
 import { CclintError, InterruptedError, UsageError } from '../core/errors.js';
 import { indexFile, linkGroup, ProjectRegistry } from '../engine/linter.js';
 import { resumeModel } from '../core/resume.js';
@@ -117,7 +118,7 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
       const color = useColor(io.stdout, io.env, options.color);
       // The write path loads only when fix runs, so `check` starts fast.
       const diff = await import('../repair/diff.js');
-      const { colorDiff, filePatch, renderPatch } = diff;
+      const { colorDiff, rewritePatch, renderPatch } = diff;
       const { planFile } = await import('../repair/plan.js');
       const { commitPlan, recoverJournals } = await import('../repair/write.js');
       const { nodeFs } = await import('../repair/fs-port.js');
@@ -172,47 +173,51 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
           const others = onDisk.filter((i) => i.file.path !== file.path);
           // One file that cannot be done never stops the others: it is skipped with its reason.
           try {
-            let bytes: Buffer;
+            let source: ByteSource;
             try {
-              bytes = fs.readFileSync(file.path);
+              // Kept open until this file is done: the plan, its diff and the write read from it.
+              source = fileSource(file.path);
             } catch (error) {
               skipFile(file.displayPath, `unreadable: ${describeFsError(error, file.displayPath)}`);
               continue;
             }
-            const plan = await planFile(file, bytes, lint, {
-              allow,
-              rules: only,
-              decide: prompts?.decide,
-              requested: options.stripThinking === true ? stripThinkingRequest : undefined,
-              link: (index) => linkGroup([index, ...others], registry),
-              pause,
-            });
-            if (plan.remaining.some((f) => f.ruleId === 'not-a-transcript')) {
-              skipFile(file.displayPath, 'not a transcript: no line of it is a Claude Code transcript row, so cclint does not change it');
-              continue;
-            }
-            plans.push(plan);
-            hiddenUnsafe += plan.skipped.filter((s) => s.applicability === 'unsafe' && !allow.has('unsafe')).length;
-            errorsLeft += countBySeverity(plan.remaining).errorCount;
-            // Fixes that cancel each other out leave nothing to write.
-            if (plan.applied.length === 0 || plan.after.equals(plan.before)) continue;
-            if (options.dryRun === true) {
-              if (options.format === 'stylish') {
-                progress.clear();
-                const diff = escapeForTerminal(renderPatch(filePatch(file.displayPath, plan.before, plan.after)), { multiline: true });
-                io.stdout.write(`${color ? colorDiff(diff, (s, t) => styleText(s, t, { validateStream: false })) : diff}${summaryLine(plan, 'would fix')}\n\n`);
+            try {
+              const plan = await planFile(file, source, lint, {
+                allow,
+                rules: only,
+                decide: prompts?.decide,
+                requested: options.stripThinking === true ? stripThinkingRequest : undefined,
+                link: (index) => linkGroup([index, ...others], registry),
+                pause,
+              });
+              if (plan.remaining.some((f) => f.ruleId === 'not-a-transcript')) {
+                skipFile(file.displayPath, 'not a transcript: no line of it is a Claude Code transcript row, so cclint does not change it');
+                continue;
               }
-              continue;
+              plans.push(plan);
+              hiddenUnsafe += plan.skipped.filter((s) => s.applicability === 'unsafe' && !allow.has('unsafe')).length;
+              errorsLeft += countBySeverity(plan.remaining).errorCount;
+              // Fixes that cancel each other out leave nothing to write.
+              if (plan.applied.length === 0 || plan.sha256After === plan.sha256Before) continue;
+              if (options.dryRun === true) {
+                if (options.format === 'stylish') {
+                  progress.clear();
+                  const patch = rewritePatch(file.displayPath, source, plan.sizeBefore, plan.rewrite);
+                  const diff = escapeForTerminal(renderPatch(patch), { multiline: true });
+                  io.stdout.write(`${color ? colorDiff(diff, (s, t) => styleText(s, t, { validateStream: false })) : diff}${summaryLine(plan, 'would fix')}\n\n`);
+                }
+                continue;
+              }
+              await pause();
+              checkInterrupt(); // the last look before this file's write
+              const entry = await critical(() => commitPlan(plan, writeOptions(io, fsPort, options, decidedBy)));
+              progress.clear();
+              io.stdout.write(
+                `${summaryLine(plan, 'fixed')}\n  backup ${escapeForTerminal(entry.backup)}\n  undo with: ${undoCommand(entry.id, options)}\n`,
+              );
+            } finally {
+              source.close();
             }
-            await pause();
-            checkInterrupt(); // the last look before this file's write
-            const entry = await critical(() =>
-              commitPlan(plan, writeOptions(io, fsPort, options, decidedBy)),
-            );
-            progress.clear();
-            io.stdout.write(
-              `${summaryLine(plan, 'fixed')}\n  backup ${escapeForTerminal(entry.backup)}\n  undo with: ${undoCommand(entry.id, options)}\n`,
-            );
           } catch (error) {
             if (error instanceof InterruptedError) throw error;
             const reason =

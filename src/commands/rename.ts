@@ -9,12 +9,10 @@
  * `cclint restore <id>` takes it back. Exit 0 renamed (or already so
  * titled), 2 when it cannot be done.
  */
-import fs from 'node:fs';
 import { Command } from 'commander';
 import { describeFsError } from '../core/discovery.js';
 import { PathError, UsageError } from '../core/errors.js';
-import { sha256 } from '../core/hash.js';
-import { bufferSource } from '../core/reader.js';
+import { type ByteSource, fileSource } from '../core/reader.js';
 import { serializeRecord } from '../core/records.js';
 import { resumeModel } from '../core/resume.js';
 import { scoreSession } from '../core/score.js';
@@ -25,7 +23,8 @@ import { lintIndex } from '../engine/linter.js';
 import { escapeForTerminal } from '../escape.js';
 import { critical } from '../interrupt.js';
 import type { Io } from '../io.js';
-import type { FilePlan } from '../repair/types.js';
+import { HashingSource, Rewrite } from '../repair/rewrite.js';
+import type { AuditEntry, FilePlan } from '../repair/types.js';
 import { runConfig, undoCommand, writeOptions } from './shared.js';
 import { loadSession } from './session-arg.js';
 
@@ -56,9 +55,12 @@ export function customTitleRow(title: string, sessionId: string): string {
  * before and after, the edit for the audit log, and the resume figures on
  * both sides (a title changes none of them).
  */
-export function renamePlan(index: SessionIndex, bytes: Buffer, title: string, io: Io): FilePlan {
-  if (bytes.length === 0) throw new UsageError(`${index.file.displayPath}: the file is empty; nothing to title`);
-  if (bytes[bytes.length - 1] !== 0x0a) {
+export function renamePlan(index: SessionIndex, source: ByteSource, title: string, io: Io): FilePlan {
+  const size = source.size;
+  if (size === 0) throw new UsageError(`${index.file.displayPath}: the file is empty; nothing to title`);
+  const last = Buffer.alloc(1);
+  source.read(last, 0, 1, size - 1);
+  if (last[0] !== 0x0a) {
     throw new UsageError(
       `${index.file.displayPath}: the last line is not terminated (a torn write?); \`cclint fix\` it first, then rename`,
     );
@@ -66,13 +68,22 @@ export function renamePlan(index: SessionIndex, bytes: Buffer, title: string, io
   const resume = resumeModel(index);
   const sessionId = resume.leaf?.sessionId ?? index.file.layoutSessionId ?? index.records.find((r) => r.sessionId !== undefined)?.sessionId;
   if (sessionId === undefined) throw new UsageError(`${index.file.displayPath}: no session id in the file or its name; cannot title it`);
-  let lines = 0;
-  for (const byte of bytes) if (byte === 0x0a) lines++;
   const row = customTitleRow(title, sessionId);
-  const edit: RecordEdit = { kind: 'insertAfter', line: lines, after: [row] };
-  const after = Buffer.concat([bytes, Buffer.from(`${row}\n`, 'utf8')]);
+  const sha256Before = new HashingSource(Rewrite.identity(size).source(source)).digest();
+  const rewrite = Rewrite.of([
+    { kind: 'kept', start: 0, end: size },
+    { kind: 'new', bytes: Buffer.from(`${row}\n`, 'utf8') },
+  ]);
   const { lint } = runConfig(io, undefined, []);
-  const renamed = SessionIndex.build(index.file, () => bufferSource(after));
+  const hashing = new HashingSource(rewrite.source(source));
+  let first = true;
+  const renamed = SessionIndex.build(index.file, () => {
+    if (!first) return rewrite.source(source);
+    first = false;
+    return hashing;
+  });
+  const sha256After = hashing.digest();
+  const edit: RecordEdit = { kind: 'insertAfter', line: renamed.stats.lineCount - 1, after: [row] };
   // Parents in other files of the group resolve the same way after the write.
   const external = new Map<string, ExternalParent>();
   for (const uuid of renamed.unresolvedParents()) {
@@ -84,10 +95,10 @@ export function renamePlan(index: SessionIndex, bytes: Buffer, title: string, io
   const afterSummary = summary(renamed);
   return {
     file: index.file,
-    before: bytes,
-    sha256Before: sha256(bytes),
-    after,
-    sha256After: sha256(after),
+    sizeBefore: size,
+    sha256Before,
+    rewrite,
+    sha256After,
     applied: [{ ruleId: RENAME_ID, title: `set the title to "${title}"`, applicability: 'safe', edits: [edit], pass: 1 }],
     skipped: [],
     remaining: lintIndex(renamed, lint),
@@ -137,17 +148,22 @@ transcript, a live session, a backup failure, the file changed meanwhile, an emp
         setExit(0);
         return;
       }
-      let bytes: Buffer;
+      let source: ByteSource;
       try {
-        bytes = fs.readFileSync(index.file.path);
+        source = fileSource(index.file.path);
       } catch (error) {
         throw new PathError(describeFsError(error, index.file.displayPath));
       }
-      const plan = renamePlan(index, bytes, title, io);
-      const { commitPlan } = await import('../repair/write.js');
-      const { nodeFs } = await import('../repair/fs-port.js');
-      // The file keeps its time, so `claude --continue` picks the same session as before.
-      const entry = await critical(() => commitPlan(plan, writeOptions(io, nodeFs(), options, 'yes', { keepMtime: true })));
+      let entry: AuditEntry;
+      try {
+        const plan = renamePlan(index, source, title, io);
+        const { commitPlan } = await import('../repair/write.js');
+        const { nodeFs } = await import('../repair/fs-port.js');
+        // The file keeps its time, so `claude --continue` picks the same session as before.
+        entry = await critical(() => commitPlan(plan, writeOptions(io, nodeFs(), options, 'yes', { keepMtime: true })));
+      } finally {
+        source.close();
+      }
       io.stdout.write(
         `${shown}: titled "${escapeForTerminal(title)}"${current === undefined ? '' : ` (was "${escapeForTerminal(current)}")`}\n` +
           `  backup ${escapeForTerminal(entry.backup)}\n  undo with: ${undoCommand(entry.id, options)}\n`,

@@ -7,9 +7,9 @@
  * read, is not a transcript or holds no session file, or the file cannot
  * be written.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
+import { fileSource } from '../core/reader.js';
 import type { SessionIndex } from '../core/session-index.js';
 import { describeNotTranscript } from '../core/transcript.js';
 import type { Applicability, Finding, FileResult } from '../core/types.js';
@@ -31,16 +31,20 @@ export interface ReportOptions {
 /** The dry-run diff `cclint fix` would print for a file (safe fixes), or undefined when it would change nothing. */
 async function dryRunDiff(index: SessionIndex, others: readonly SessionIndex[], lint: LintOptions, registry: ProjectRegistry): Promise<string | undefined> {
   const { planFile } = await import('../repair/plan.js');
-  const { filePatch, renderPatch } = await import('../repair/diff.js');
-  const bytes = fs.readFileSync(index.file.path);
-  const plan = await planFile(index.file, bytes, lint, {
-    allow: new Set<Applicability>(['safe']),
-    rules: undefined,
-    decide: undefined,
-    link: (i) => linkGroup([i, ...others], registry),
-  });
-  if (plan.applied.length === 0 || plan.after.equals(plan.before)) return undefined;
-  return renderPatch(filePatch(index.file.displayPath, plan.before, plan.after));
+  const { rewritePatch, renderPatch } = await import('../repair/diff.js');
+  const source = fileSource(index.file.path);
+  try {
+    const plan = await planFile(index.file, source, lint, {
+      allow: new Set<Applicability>(['safe']),
+      rules: undefined,
+      decide: undefined,
+      link: (i) => linkGroup([i, ...others], registry),
+    });
+    if (plan.applied.length === 0 || plan.sha256After === plan.sha256Before) return undefined;
+    return renderPatch(rewritePatch(index.file.displayPath, source, plan.sizeBefore, plan.rewrite));
+  } finally {
+    source.close();
+  }
 }
 
 /** The single-session page `export --format html` writes: the report's section for the file, with the conversation. */

@@ -73,6 +73,21 @@ export interface LineStats extends ReadStats {
   readonly lastSkipBoundaryLine: number;
 }
 
+/**
+ * Where each physical line of an indexed text lies: what a repair needs to
+ * rewrite lines of it, kept apart from the index so that it can outlive it.
+ */
+export interface LineTable {
+  readonly lineCount: number;
+  /** Byte offset of line `n` (1-based), its first byte (a BOM included). */
+  offset(line: number): number;
+  /** Bytes of line `n` up to its `\n` (a `\r` before it included). */
+  length(line: number): number;
+  /** Whether line `n` ends in `\n`. */
+  terminated(line: number): boolean;
+  readonly hasBom: boolean;
+}
+
 /** See {@link SessionIndex.childrenOf}. */
 interface ChildTable {
   /** Children of the record with ordinal `o` are `children[start[o]]` up to `children[start[o + 1]]`. */
@@ -194,6 +209,22 @@ export function latin1Exact(latin1: string, ascii: boolean): boolean {
   return ascii || !WIDE_ESCAPE.test(latin1);
 }
 
+/**
+ * Points a summary's `parentUuid` at its parent's own `uuid` string, and a
+ * `message.id` equal to the previous record's at that record's string (the
+ * rows of one response follow each other). A 1 GB session has 300,000
+ * records; each parsed copy of a uuid is a 56-byte string, and the shared
+ * one also has its hash computed already for every later map lookup.
+ */
+function shareStrings(summary: RecordSummary, byUuid: ReadonlyMap<string, RecordSummary>, previous: RecordSummary | undefined): void {
+  const mutable = summary as { parentUuid: string | null | undefined; messageId: string | undefined };
+  if (typeof summary.parentUuid === 'string') {
+    const parent = byUuid.get(summary.parentUuid)?.uuid;
+    if (parent !== undefined) mutable.parentUuid = parent;
+  }
+  if (summary.messageId !== undefined && previous?.messageId === summary.messageId) mutable.messageId = previous.messageId;
+}
+
 /** `"compact_boundary"`, and how a system row's line starts, as Claude Code writes them. */
 const BOUNDARY_MARKER = Buffer.from('"compact_boundary"');
 const SYSTEM_ROW_START = Buffer.from('{"type":"system"');
@@ -303,6 +334,7 @@ export class SessionIndex {
       if (observed) observer?.record(summary, obj, false);
     };
     const addSummary = (summary: RecordSummary, raw: LineView): void => {
+      shareStrings(summary, byUuid, records[records.length - 1]);
       records.push(summary);
       if (summary.type === 'system' && summary.subtype === 'compact_boundary' && summary.preserved === undefined) {
         // The SDK reader's > 5 MiB pre-compaction skip only sees a boundary
@@ -534,6 +566,21 @@ export class SessionIndex {
       digests.set(record, digest);
     });
     return digests;
+  }
+
+  /** A copy of where the lines lie (16 bytes a line), which does not keep the index alive. */
+  lineTable(): LineTable {
+    const count = this.stats.lineCount;
+    const offsets = this.lineOffsets.slice(0, count + 1);
+    const lengths = this.lineLengths.slice(0, count + 1);
+    const endsWithNewline = this.stats.endsWithNewline;
+    return {
+      lineCount: count,
+      offset: (line) => offsets[line] ?? 0,
+      length: (line) => lengths[line] ?? 0,
+      terminated: (line) => line < count || endsWithNewline,
+      hasBom: this.stats.hasBom,
+    };
   }
 
   /** Byte offset of a physical line. */

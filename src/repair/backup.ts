@@ -4,9 +4,10 @@
  * Code projects root and never named `.jsonl`.
  */
 import path from 'node:path';
-import { BackupError } from '../core/errors.js';
-import { sha256 } from '../core/hash.js';
-import { errorText, removeQuietly } from './fs-port.js';
+import { BackupError, ConcurrentModificationError } from '../core/errors.js';
+import { handleContent, writeVerified } from './content.js';
+import { errorText, type ReadHandle, removeQuietly } from './fs-port.js';
+import { hashPrefix } from './journal.js';
 import type { CommitOptions } from './options.js';
 import { isInside } from './state-paths.js';
 import type { FilePlan } from './types.js';
@@ -63,23 +64,33 @@ export function chooseBackupPath(options: CommitOptions, plan: FilePlan, backupR
   return target;
 }
 
-/** Writes the old bytes to `target` (0600, fsynced) and verifies the copy's hash. */
-export function writeBackup(options: CommitOptions, plan: FilePlan, target: string): void {
+/**
+ * Copies the old bytes (the first `sizeBefore` bytes behind `old`) to
+ * `target` (0600, fsynced) and verifies the copy's hash by reading it back.
+ */
+export function writeBackup(options: CommitOptions, plan: FilePlan, target: string, old: ReadHandle): void {
   const port = options.fs;
   try {
-    port.writeNewFile(target, plan.before, { mode: 0o600 });
+    writeVerified(port, target, handleContent(old, plan.sizeBefore, plan.sha256Before), 0o600, plan.file.displayPath);
   } catch (error) {
+    if (error instanceof ConcurrentModificationError) throw error; // the file is not what was planned
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') removeQuietly(port, target); // a partial copy
     throw new BackupError(`could not back up ${plan.file.displayPath} to ${target}: ${errorText(error)}; nothing was changed`);
   }
-  let copy: Buffer;
+  let copy: string | undefined;
   try {
-    copy = port.readFile(target);
+    const handle = port.openRead(target);
+    try {
+      copy = hashPrefix(handle, plan.sizeBefore);
+      if (handle.size() !== plan.sizeBefore) copy = undefined;
+    } finally {
+      handle.close();
+    }
   } catch (error) {
     removeQuietly(port, target);
     throw new BackupError(`could not read back the backup ${target}: ${errorText(error)}; nothing was changed`);
   }
-  if (sha256(copy) !== plan.sha256Before) {
+  if (copy !== plan.sha256Before) {
     removeQuietly(port, target);
     throw new BackupError(`the backup ${target} does not match ${plan.file.displayPath} after writing it; nothing was changed`);
   }

@@ -6,7 +6,9 @@
  * from the `diff` package.
  */
 import { formatPatch, structuredPatch, type StructuredPatch } from 'diff';
+import type { ByteSource } from '../core/reader.js';
 import type { RecordEdit } from '../core/types.js';
+import type { Rewrite } from './rewrite.js';
 
 const CONTEXT_CHARS = 80;
 const VALUE_CHARS = 60;
@@ -83,83 +85,128 @@ function shortenHunkLines(lines: readonly string[]): string[] {
   return out;
 }
 
-/** Byte offsets of each line's start, and one past the end (a line includes its `\n`). */
-function lineStarts(bytes: Buffer): number[] {
-  const starts = [0];
-  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) starts.push(at + 1);
-  if (starts[starts.length - 1] !== bytes.length) starts.push(bytes.length);
-  return starts;
+const SCAN = 64 * 1024;
+
+/** Bytes `[from, to)` of a source. */
+function readRange(source: ByteSource, from: number, to: number): Buffer {
+  const out = Buffer.alloc(Math.max(0, to - from));
+  let got = 0;
+  while (got < out.length) {
+    const n = source.read(out, got, out.length - got, from + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return out.subarray(0, got);
 }
 
-/** How far past a difference the resync search looks, in lines on each side. */
-const RESYNC_LINES = 64;
+/** Where the line holding byte `position` starts (`position` itself at a line start). */
+function lineStartOf(source: ByteSource, position: number): number {
+  let end = position;
+  while (end > 0) {
+    const from = Math.max(0, end - SCAN);
+    const at = readRange(source, from, end).lastIndexOf(0x0a);
+    if (at !== -1) return from + at + 1;
+    end = from;
+  }
+  return 0;
+}
+
+/** Where the line holding byte `position` ends: past its `\n`, or at `size`. */
+function lineEndOf(source: ByteSource, position: number, size: number): number {
+  for (let from = position; from < size; from += SCAN) {
+    const at = readRange(source, from, Math.min(size, from + SCAN)).indexOf(0x0a);
+    if (at !== -1) return from + at + 1;
+  }
+  return size;
+}
+
+/** Whether `position` is the start of a line (or the end of the file). */
+function atLineStart(source: ByteSource, position: number, size: number): boolean {
+  return position === 0 || position >= size || readRange(source, position - 1, position)[0] === 0x0a;
+}
+
+/** Lines in a text that starts at a line start: its `\n`s, and a last line without one. */
+function lineCount(text: Buffer): number {
+  let n = 0;
+  for (let at = text.indexOf(0x0a); at !== -1; at = text.indexOf(0x0a, at + 1)) n++;
+  return text.length > 0 && text[text.length - 1] !== 0x0a ? n + 1 : n;
+}
 
 /**
- * The structured patch between two versions of a file, one line of context.
- * Computed per changed region: the two versions are walked line by line
- * (compared as bytes), each run of differing lines is found by resyncing on
- * the next line the two share, and only those regions, with their context,
- * are turned into strings and diffed. Untouched lines of a big session are
- * never copied, so the diff costs memory for what changed, not for the file.
+ * The structured patch of a planned rewrite against the bytes it was
+ * planned from (`original`, its first `size` bytes), one line of context.
+ * Computed from the rewrite's pieces: each run of changed bytes, widened to
+ * whole lines and a line of context on each side (runs whose windows touch
+ * are merged), is diffed on its own; the rest of the file is never turned
+ * into strings, so the diff of a 1 GB session costs memory for what
+ * changed, and one read of the file to number its lines.
  */
-export function filePatch(displayPath: string, before: Buffer, after: Buffer): StructuredPatch {
+export function rewritePatch(displayPath: string, original: ByteSource, size: number, rewrite: Rewrite): StructuredPatch {
   const label = displayPath.replace(/^\/+/, '');
-  const a = lineStarts(before);
-  const b = lineStarts(after);
-  const na = a.length - 1;
-  const nb = b.length - 1;
-  const same = (i: number, j: number): boolean =>
-    i < na && j < nb && before.compare(after, b[j] as number, b[j + 1] as number, a[i] as number, a[i + 1] as number) === 0;
-
-  // Changed regions: [i0, i1) of before against [j0, j1) of after.
-  const regions: Array<[number, number, number, number]> = [];
-  let i = 0;
-  let j = 0;
-  while (i < na || j < nb) {
-    if (same(i, j)) {
-      i++;
-      j++;
-      continue;
-    }
-    let found: [number, number] | undefined;
-    for (let step = 1; step <= 2 * RESYNC_LINES && found === undefined; step++) {
-      for (let di = Math.max(0, step - RESYNC_LINES); di <= Math.min(step, RESYNC_LINES); di++) {
-        const dj = step - di;
-        // A resync point: two lines in a row the same (or the end of both files).
-        if ((i + di >= na && j + dj >= nb) || (same(i + di, j + dj) && (same(i + di + 1, j + dj + 1) || (i + di + 1 >= na && j + dj + 1 >= nb)))) {
-          found = [i + di, j + dj];
-          break;
-        }
+  const patch: StructuredPatch = { oldFileName: `a/${label}`, newFileName: `b/${label}`, oldHeader: undefined, newHeader: undefined, hunks: [] };
+  // Windows in the original's bytes: the changed lines and a line of context on each side.
+  const windows: Array<[number, number]> = [];
+  for (const change of rewrite.changes(size)) {
+    const first = lineStartOf(original, change.oldFrom);
+    const from = first > 0 ? lineStartOf(original, first - 1) : 0;
+    const last = atLineStart(original, change.oldTo, size) ? change.oldTo : lineEndOf(original, change.oldTo, size);
+    const to = last < size ? lineEndOf(original, last, size) : size;
+    const previous = windows[windows.length - 1];
+    if (previous !== undefined && from <= previous[1]) previous[1] = Math.max(previous[1], to);
+    else windows.push([from, to]);
+  }
+  // Where an unchanged byte of the original is in the new bytes (window edges are unchanged bytes, or the ends).
+  const kept: Array<{ start: number; end: number; at: number }> = [];
+  let position = 0;
+  for (const piece of rewrite.pieces) {
+    const length = piece.kind === 'new' ? piece.bytes.length : piece.end - piece.start;
+    if (piece.kind === 'kept') kept.push({ start: piece.start, end: piece.end, at: position });
+    position += length;
+  }
+  const newPosition = (p: number, edge: 'from' | 'to'): number => {
+    if (p === 0 && edge === 'from') return 0;
+    if (p >= size && edge === 'to') return rewrite.size;
+    // The last kept range starting at or before p (before p, for a window's end), by binary search.
+    let lo = 0;
+    let hi = kept.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const start = (kept[mid] as (typeof kept)[number]).start;
+      if (edge === 'from' ? start <= p : start < p) {
+        found = mid;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
       }
     }
-    const [ni, nj] = found ?? [na, nb];
-    regions.push([i, ni, j, nj]);
-    i = ni;
-    j = nj;
-  }
-
-  // Windows: regions with one line of context, merged where they touch.
-  const windows: Array<[number, number, number, number]> = [];
-  for (const [i0, i1, j0, j1] of regions) {
-    const w: [number, number, number, number] = [Math.max(0, i0 - 1), Math.min(na, i1 + 1), Math.max(0, j0 - 1), Math.min(nb, j1 + 1)];
-    const last = windows[windows.length - 1];
-    if (last !== undefined && w[0] <= last[1]) {
-      last[1] = w[1];
-      last[3] = w[3];
-    } else windows.push(w);
-  }
-
-  const hunks: StructuredPatch['hunks'] = [];
-  for (const [i0, i1, j0, j1] of windows) {
-    const oldText = before.toString('utf8', a[i0] as number, a[i1] as number);
-    const newText = after.toString('utf8', b[j0] as number, b[j1] as number);
-    const local = structuredPatch('a', 'b', oldText, newText, undefined, undefined, { context: 1 });
+    const piece = kept[found];
+    if (piece === undefined || (edge === 'from' ? p >= piece.end : p > piece.end)) {
+      throw new Error(`rewritePatch: byte ${p} of the original is not kept`);
+    }
+    return piece.at + (p - piece.start);
+  };
+  let counted = 0; // bytes of the original whose lines are counted
+  let lines = 0; // lines before `counted`
+  let shift = 0; // new line number minus old line number, after the windows so far
+  for (const [from, to] of windows) {
+    for (let at = counted; at < from; at += SCAN) {
+      const chunk = readRange(original, at, Math.min(from, at + SCAN));
+      for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, nl + 1)) lines++;
+    }
+    counted = from;
+    const oldBytes = readRange(original, from, to);
+    const newFrom = newPosition(from, 'from');
+    const newBytes = Buffer.alloc(newPosition(to, 'to') - newFrom);
+    rewrite.read(original, newBytes, 0, newBytes.length, newFrom);
+    const local = structuredPatch('a', 'b', oldBytes.toString('utf8'), newBytes.toString('utf8'), undefined, undefined, { context: 1 });
     for (const h of local.hunks) {
       // An empty side's start is the line before (0 at the top): shift by the window's first line either way.
-      hunks.push({ ...h, oldStart: h.oldStart + i0, newStart: h.newStart + j0 });
+      patch.hunks.push({ ...h, oldStart: h.oldStart + lines, newStart: h.newStart + lines + shift });
     }
+    shift += lineCount(newBytes) - lineCount(oldBytes);
   }
-  return { oldFileName: `a/${label}`, newFileName: `b/${label}`, oldHeader: undefined, newHeader: undefined, hunks } as StructuredPatch;
+  return patch;
 }
 
 /** A unified diff for people: headers and hunks, long records shortened. */

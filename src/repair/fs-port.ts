@@ -49,8 +49,12 @@ export interface FsPort {
   mkdirp(dir: string, mode: number): void;
   /** Opens a file for reading (see {@link ReadHandle}). */
   openRead(file: string): ReadHandle;
-  /** Creates a new file (fails if it exists) with `mode`, fsyncs it and its folder. */
-  writeNewFile(file: string, data: Buffer, options: { readonly mode: number }): void;
+  /**
+   * Creates a new file (fails if it exists) with `mode`, writes `data` (a
+   * buffer, or buffers in order: a big file is never held whole), fsyncs it
+   * and its folder.
+   */
+  writeNewFile(file: string, data: Buffer | Iterable<Buffer>, options: { readonly mode: number }): void;
   /** Renames (replacing `to` atomically) and fsyncs the folder. */
   rename(from: string, to: string): void;
   /** Appends and fsyncs; `mode` applies when the file is created. */
@@ -117,8 +121,10 @@ export function nodeFs(): FsPort {
     writeNewFile(file, data, { mode }) {
       const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), mode);
       try {
-        let written = 0;
-        while (written < data.length) written += fs.writeSync(fd, data, written, data.length - written);
+        for (const chunk of Buffer.isBuffer(data) ? [data] : data) {
+          let written = 0;
+          while (written < chunk.length) written += fs.writeSync(fd, chunk, written, chunk.length - written);
+        }
         fs.fchmodSync(fd, mode);
         fs.fsyncSync(fd);
       } finally {

@@ -28,6 +28,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { appendAudit, readAuditLog } from './audit.js';
+import { handleRange } from './content.js';
 import type { FsPort, ReadHandle } from './fs-port.js';
 import { removeQuietly } from './fs-port.js';
 import { isPidAlive } from './live.js';
@@ -175,7 +176,14 @@ export function settleJournal(port: FsPort, journal: string, record: JournalReco
       } else {
         // Rewritten by someone since: keep the old inode's bytes beside the backup, outside the projects root.
         const copy = `${record.backup}.old-inode`;
-        if (!port.exists(copy)) port.writeNewFile(copy, port.readFile(kept), { mode: 0o600 });
+        if (!port.exists(copy)) {
+          const handle = port.openRead(kept);
+          try {
+            port.writeNewFile(copy, handleRange(handle, 0, handle.size()), { mode: 0o600 });
+          } finally {
+            handle.close();
+          }
+        }
       }
     } catch {
       return landed ? 'landed' : 'changed'; // the journal and the kept inode stay: the next run tries again

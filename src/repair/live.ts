@@ -25,11 +25,25 @@ export function isPidAlive(pid: number): boolean {
   }
 }
 
+/** The first bytes of the file, where its first record's `sessionId` is. */
+function headOf(port: FsPort, file: string, size: number): string {
+  try {
+    const handle = port.openRead(file);
+    try {
+      return handle.read(0, Math.min(size, 64 * 1024)).toString('utf8');
+    } finally {
+      handle.close();
+    }
+  } catch {
+    return '';
+  }
+}
+
 /** The session ids a file may be registered under: its layout id, and the `sessionId` of its records. */
-function sessionIdsOf(plan: FilePlan): Set<string> {
+function sessionIdsOf(plan: FilePlan, port: FsPort): Set<string> {
   const ids = new Set<string>();
   if (plan.file.layoutSessionId !== undefined) ids.add(plan.file.layoutSessionId);
-  const head = plan.before.toString('utf8', 0, Math.min(plan.before.length, 64 * 1024));
+  const head = headOf(port, plan.file.path, plan.sizeBefore);
   const match = /"sessionId"\s*:\s*"([^"]+)"/.exec(head);
   if (match?.[1] !== undefined) ids.add(match[1]);
   return ids;
@@ -84,7 +98,7 @@ export function assertNotLive(plan: FilePlan, stat: FileStat, options: CommitOpt
   const holder = liveHolder(
     options.fs,
     options.configDir ?? claudeConfigDir(options.env),
-    sessionIdsOf(plan),
+    sessionIdsOf(plan, options.fs),
     options.isPidAlive ?? isPidAlive,
   );
   if (holder !== undefined) {

@@ -1,7 +1,8 @@
 /**
- * The fix planner. It only plans: given a file's bytes it returns the bytes
- * a repair would write, and which fixes made them. Nothing here touches the
- * file system.
+ * The fix planner. It only plans: given a file's bytes (a source it reads
+ * from, never a copy of the file) it returns the new bytes as a
+ * {@link Rewrite} (ranges of the old bytes and the lines fixes rewrote), and
+ * which fixes made them. Nothing here touches the file system.
  *
  * Each pass lints the current text, takes the fixes the policy allows in
  * line order, applies those whose lines no earlier fix of the pass touched
@@ -13,17 +14,25 @@
  *
  * Untouched lines keep their exact bytes; a changed record is written as
  * compact JSON in its original key order.
+ *
+ * Memory: a session can be 1 GB and its index a few hundred MB, so at most
+ * one text's index is alive at a time. What the gate compares a step
+ * against is kept apart from the index that produced it (a {@link Gate}:
+ * finding counts and hashed message keys), and a text whose index was let
+ * go is indexed again in the rare case it is needed again (a fix refused
+ * after another was accepted).
  */
 import { sha256 } from '../core/hash.js';
-import { bufferSource } from '../core/reader.js';
+import { bufferSource, type ByteSource } from '../core/reader.js';
 import { lintIndex, type LintOptions } from '../engine/linter.js';
 import type { RecordSummary } from '../core/records.js';
 import { abandonedAttemptOf } from '../core/repair-targets.js';
-import { resumeModel } from '../core/resume.js';
+import { resumeModel, type ResumeModel } from '../core/resume.js';
 import { schemaProblem } from '../core/schemas.js';
 import { scoreSession } from '../core/score.js';
-import { type SessionFile, SessionIndex } from '../core/session-index.js';
-import type { Applicability, Finding, Fix, FixAlternative, JsonObject, RecordEdit } from '../core/types.js';
+import { type LineTable, type SessionFile, SessionIndex } from '../core/session-index.js';
+import type { Applicability, Finding, Fix, FixAlternative, JsonObject, RecordEdit, ResumeSummary } from '../core/types.js';
+import { applyLineEdits, HashingSource, Rewrite } from './rewrite.js';
 import type { AppliedFix, FilePlan, SkippedFix } from './types.js';
 
 export const MAX_PASSES = 10;
@@ -72,90 +81,14 @@ export interface PlanPolicy {
 }
 
 
-interface LineSpan {
-  readonly start: number;
-  /** End of content, before `\r\n` or `\n`. */
-  readonly end: number;
-  /** End including the line ending. */
-  readonly next: number;
-}
-
-function splitLines(bytes: Buffer): LineSpan[] {
-  const spans: LineSpan[] = [];
-  let start = 0;
-  while (start < bytes.length) {
-    const nl = bytes.indexOf(0x0a, start);
-    if (nl === -1) {
-      spans.push({ start, end: bytes.length, next: bytes.length });
-      break;
-    }
-    const end = nl > start && bytes[nl - 1] === 0x0d ? nl - 1 : nl;
-    spans.push({ start, end, next: nl + 1 });
-    start = nl + 1;
-  }
-  return spans;
-}
-
-/**
- * Applies record edits to a file's bytes. Lines are 1-based physical lines
- * of `bytes`. Returns undefined when an edit's `before` does not match the
- * line (a stale edit), so nothing is ever applied to a line that changed.
- */
-export function applyEdits(bytes: Buffer, edits: readonly RecordEdit[]): Buffer | undefined {
-  const spans = splitLines(bytes);
-  const hasBom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-  const replaced = new Map<number, readonly string[]>();
-  const deleted = new Set<number>();
-  const inserted = new Map<number, string[]>();
-  for (const edit of edits) {
-    const span = spans[edit.line - 1];
-    if (edit.kind !== 'insertAfter') {
-      if (span === undefined) return undefined;
-      const contentStart = edit.line === 1 && hasBom ? span.start + 3 : span.start;
-      if (bytes.toString('utf8', contentStart, span.end) !== edit.before) return undefined;
-    }
-    if (edit.kind === 'replace') replaced.set(edit.line, edit.after);
-    else if (edit.kind === 'delete') deleted.add(edit.line);
-    else {
-      const list = inserted.get(edit.line) ?? [];
-      list.push(...edit.after);
-      inserted.set(edit.line, list);
-    }
-  }
-  const parts: Buffer[] = [];
-  spans.forEach((span, i) => {
-    const line = i + 1;
-    const eol = bytes.subarray(span.end, span.next);
-    if (deleted.has(line)) {
-      // keep nothing of the line
-    } else if (replaced.has(line)) {
-      const after = replaced.get(line) as readonly string[];
-      parts.push(Buffer.from(after.join(eol.length > 0 ? eol.toString('latin1') : '\n')));
-      // A replaced last line gets a line end: Claude Code appends after it.
-      parts.push(eol.length > 0 ? eol : Buffer.from('\n'));
-    } else {
-      parts.push(bytes.subarray(span.start, span.next));
-    }
-    for (const text of inserted.get(line) ?? []) {
-      if (span.next === span.end && !deleted.has(line)) parts.push(Buffer.from('\n'));
-      parts.push(Buffer.from(`${text}\n`));
-    }
-  });
-  return Buffer.concat(parts);
-}
-
+/** A text the planner is looking at: its bytes as a rewrite of the original, and what the linter says of it. */
 interface State {
-  readonly bytes: Buffer;
+  readonly rewrite: Rewrite;
+  readonly sha256: string;
   readonly index: SessionIndex;
   readonly findings: Finding[];
   /** The policy's requested repairs on this text (not findings: the gate does not count them). */
   readonly requested: readonly Finding[];
-}
-
-function stateOf(file: SessionFile, bytes: Buffer, lint: LintOptions, policy: PlanPolicy): State {
-  const index = SessionIndex.build(file, () => bufferSource(bytes));
-  policy.link?.(index);
-  return { bytes, index, findings: lintIndex(index, lint), requested: policy.requested?.(index) ?? [] };
 }
 
 /** Per-rule counts at warning level or above: what a fix must not raise. */
@@ -172,15 +105,67 @@ function countsByRule(findings: readonly Finding[]): Map<string, number> {
 /**
  * A message's identity across a repair: the fields a relink or a new uuid
  * leaves alone. Identical copies of one record share it, as they should.
+ * Kept as a 53-bit hash of those fields, so that the sets the gate keeps
+ * for a session of 300,000 messages stay a few MB.
  */
-function messageKey(r: RecordSummary): string {
-  return `${r.type}|${r.timestamp ?? ''}|${r.messageId ?? ''}|${r.blocks}|${r.toolUseIds.join(',')}|${r.toolResultIds.join(',')}|${r.excerpt}`;
+function messageKey(r: RecordSummary): number {
+  return keyHash(
+    `${r.type}|${r.timestamp ?? ''}|${r.messageId ?? ''}|${r.blocks}|${r.toolUseIds.join(',')}|${r.toolResultIds.join(',')}|${r.excerpt}`,
+  );
 }
 
-function keysOf(messages: readonly RecordSummary[]): Set<string> {
-  const keys = new Set<string>();
-  for (const m of messages) keys.add(messageKey(m));
-  return keys;
+/** Two 32-bit FNV-1a style hashes of the UTF-16 units, with different seeds and primes, as one 53-bit number. */
+function keyHash(text: string): number {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  return (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff);
+}
+
+/**
+ * A set of message keys as a sorted array: 8 bytes a key, where a `Set` of
+ * numbers costs about 40 (a boxed number and its hash-table slot).
+ */
+class KeySet {
+  private constructor(private readonly keys: Float64Array) {}
+
+  static of(keys: Iterable<number>): KeySet {
+    const sorted = Float64Array.from(keys).sort();
+    let n = 0;
+    for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[n - 1]) sorted[n++] = sorted[i] as number;
+    return new KeySet(sorted.slice(0, n));
+  }
+
+  has(key: number): boolean {
+    let lo = 0;
+    let hi = this.keys.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = this.keys[mid] as number;
+      if (at === key) return true;
+      if (at < key) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
+  }
+
+  [Symbol.iterator](): Iterator<number> {
+    return this.keys[Symbol.iterator]();
+  }
+}
+
+/** What the gate asks of a set of keys. */
+interface Keys {
+  has(key: number): boolean;
+}
+
+function keysOf(messages: readonly RecordSummary[]): KeySet {
+  return KeySet.of(messages.map(messageKey));
 }
 
 /**
@@ -189,8 +174,8 @@ function keysOf(messages: readonly RecordSummary[]): Set<string> {
  * conversation (abandoned attempts, history before the newest compaction).
  */
 interface Reference {
-  readonly intended: ReadonlySet<string>;
-  readonly forbidden: ReadonlySet<string>;
+  readonly intended: Keys;
+  readonly forbidden: Keys;
 }
 
 function referenceOf(state: State): Reference {
@@ -198,68 +183,92 @@ function referenceOf(state: State): Reference {
   // Rows no repair may bring into the resumed conversation, even where a
   // wrong stand-in brings them in today (the CLI's 5 s bridge can reach into
   // an abandoned attempt, or back across a compaction).
-  const forbidden = new Set<string>();
+  const forbiddenKeys: number[] = [];
   const leafSegment = model.leaf === undefined ? undefined : state.index.segmentOf(model.leaf);
   for (const r of state.index.records) {
     if (r.type !== 'user' && r.type !== 'assistant') continue;
     if (abandonedAttemptOf(state.index, r) !== -1 || (leafSegment !== undefined && state.index.segmentOf(r) < leafSegment)) {
-      forbidden.add(messageKey(r));
+      forbiddenKeys.push(messageKey(r));
     }
   }
+  const forbidden = KeySet.of(forbiddenKeys);
   // Only the intended conversation is protected: what resume loads today
   // through a wrong stand-in may go.
-  const intended = new Set([...keysOf(model.intendedMessages)].filter((k) => !forbidden.has(k)));
+  const intended = KeySet.of([...keysOf(model.intendedMessages)].filter((k) => !forbidden.has(k)));
   return { intended, forbidden };
 }
 
+/** What the gate needs of the text before a step, once its index is let go. */
+interface Gate {
+  readonly counts: ReadonlyMap<string, number>;
+  /** Messages the CLI's loader loads. */
+  readonly cli: KeySet;
+  /** Messages the Agent SDK's reader loads. */
+  readonly sdk: KeySet;
+  /** The intended conversation's messages, in order, copies counted. */
+  readonly intended: Float64Array;
+}
+
+function gateOf(state: State): Gate {
+  const model = resumeModel(state.index);
+  return {
+    counts: countsByRule(state.findings),
+    cli: keysOf(model.messages),
+    sdk: keysOf(model.sdkMessages),
+    intended: Float64Array.from(model.intendedMessages, messageKey),
+  };
+}
+
 /**
- * Why `after` is worse than `before`, or undefined when it is not. A step
- * must not add a finding at warning level or above, must keep every
- * intended message that either reader (the CLI's loader and the SDK's)
- * loaded before, must bring in nothing no repair may (an abandoned attempt,
- * history from before a compaction), and must not shrink the intended
- * conversation itself.
+ * Why `after` is worse than the text `before` describes, or undefined when
+ * it is not. A step must not add a finding at warning level or above, must
+ * keep every intended message that either reader (the CLI's loader and the
+ * SDK's) loaded before, must bring in nothing no repair may (an abandoned
+ * attempt, history from before a compaction), and must not shrink the
+ * intended conversation itself.
  */
-function regression(before: State, after: State, reference: Reference, exempt: ReadonlySet<string> = NONE): string | undefined {
-  const was = countsByRule(before.findings);
+function regression(before: Gate, after: State, reference: Reference, exempt: Keys = NONE): string | undefined {
   for (const [key, n] of countsByRule(after.findings)) {
-    const previous = was.get(key) ?? 0;
+    const previous = before.counts.get(key) ?? 0;
     if (n > previous) return `it would add ${n - previous} ${key.replace(':', ' ')} finding(s)`;
   }
-  const rb = resumeModel(before.index);
   const ra = resumeModel(after.index);
-  for (const [reader, was, now] of [
-    ['resume', rb.messages, ra.messages],
-    ['the Agent SDK reader', rb.sdkMessages, ra.sdkMessages],
+  for (const [reader, wasKeys, now] of [
+    ['resume', before.cli, ra.messages],
+    ['the Agent SDK reader', before.sdk, ra.sdkMessages],
   ] as const) {
     const nowKeys = keysOf(now);
-    const wasKeys = keysOf(was);
-    const dropped = [...wasKeys].filter((k) => reference.intended.has(k) && !nowKeys.has(k) && !exempt.has(k)).length;
+    let dropped = 0;
+    for (const k of wasKeys) if (reference.intended.has(k) && !nowKeys.has(k) && !exempt.has(k)) dropped++;
     if (dropped > 0) return `${reader} would no longer load ${dropped} message(s) it loads today`;
-    const added = [...nowKeys].filter((k) => !wasKeys.has(k));
-    const abandoned = added.filter((k) => reference.forbidden.has(k)).length;
+    let abandoned = 0;
+    for (const k of nowKeys) if (!wasKeys.has(k) && reference.forbidden.has(k)) abandoned++;
     if (abandoned > 0) return `${reader} would load ${abandoned} message(s) from an abandoned attempt or from before a compaction`;
   }
   // What a repair may not bring in does not count: history from before a
   // compaction that a wrong stand-in made part of the intended conversation.
-  const kept = (messages: readonly RecordSummary[]): number => messages.filter((m) => !reference.forbidden.has(messageKey(m))).length;
-  const changed = rb.intendedMessages.filter((m) => exempt.has(messageKey(m))).length;
-  const [wasTotal, nowTotal] = [kept(rb.intendedMessages) - changed, kept(ra.intendedMessages)];
+  let wasTotal = 0;
+  for (const k of before.intended) {
+    if (!reference.forbidden.has(k)) wasTotal++;
+    if (exempt.has(k)) wasTotal--;
+  }
+  let nowTotal = 0;
+  for (const m of ra.intendedMessages) if (!reference.forbidden.has(messageKey(m))) nowTotal++;
   if (nowTotal < wasTotal) return `the intended conversation would shrink from ${wasTotal} to ${nowTotal} messages`;
   return undefined;
 }
 
-const NONE: ReadonlySet<string> = new Set();
+const NONE: ReadonlySet<number> = new Set();
 
 /**
  * The messages fixes change on purpose (`Fix.changesContent`: thinking
  * dropped, an image replaced, a fresh message.id): the records on the lines
  * they rewrite or delete, which the gate does not count as lost.
  */
-function changedOnPurpose(state: State, candidates: readonly Candidate[]): ReadonlySet<string> {
+function changedOnPurpose(state: State, candidates: readonly Candidate[]): ReadonlySet<number> {
   const lines = new Set<number>();
   for (const c of candidates) {
-    if (c.fix.changesContent !== true) continue;
+    if (!c.changesContent) continue;
     for (const e of c.edits) if (e.kind !== 'insertAfter') lines.add(e.line);
   }
   if (lines.size === 0) return NONE;
@@ -305,58 +314,172 @@ function fixIdentity(finding: Finding, fix: Fix, edits: readonly RecordEdit[]): 
   return `${finding.ruleId}:${subject}:${fix.title.replace(/\bline \d+/g, 'line #')}`;
 }
 
+/**
+ * A fix chosen for a pass, as plain data: it holds no finding or fix
+ * object, whose closures would keep the index of the text alive.
+ */
 interface Candidate {
-  readonly finding: Finding;
-  readonly fix: Fix;
+  /** See {@link fixIdentity}. */
+  readonly identity: string;
+  readonly ruleId: string;
+  readonly uuid: string | undefined;
+  readonly line: number;
+  readonly title: string;
+  readonly applicability: Applicability;
+  readonly changesContent: boolean;
   readonly edits: readonly RecordEdit[];
 }
 
+function candidateOf(finding: Finding, fix: Fix, edits: readonly RecordEdit[], identity = ''): Candidate {
+  return {
+    identity,
+    ruleId: finding.ruleId,
+    uuid: finding.uuid,
+    line: finding.line,
+    title: fix.title,
+    applicability: fix.applicability,
+    changesContent: fix.changesContent === true,
+    edits,
+  };
+}
+
+/** The fixes of one pass, and what applying them needs of the text they were planned on. */
+interface Batch {
+  readonly candidates: readonly Candidate[];
+  /** The text they were planned on, its hash, where its lines lie, and what a plan ending on it says. */
+  readonly rewrite: Rewrite;
+  readonly sha256: string;
+  readonly end: EndFacts;
+  readonly lines: LineTable;
+  readonly gate: Gate;
+  /** What the whole batch, and each fix alone, changes on purpose. */
+  readonly exemptAll: ReadonlySet<number>;
+  readonly exemptEach: ReadonlyArray<ReadonlySet<number>>;
+}
+
+function batchOf(state: State, candidates: readonly Candidate[]): Batch {
+  return {
+    candidates,
+    rewrite: state.rewrite,
+    sha256: state.sha256,
+    end: endFactsOf(state),
+    lines: state.index.lineTable(),
+    gate: gateOf(state),
+    exemptAll: changedOnPurpose(state, candidates),
+    exemptEach: candidates.map((c) => changedOnPurpose(state, [c])),
+  };
+}
+
+/** One fix, replanned on the state after earlier fixes of its batch, with what applying it needs. */
+interface Step {
+  readonly candidate: Candidate;
+  readonly rewrite: Rewrite;
+  /** The hash of the text it is tried on. */
+  readonly sha256: string;
+  readonly lines: LineTable;
+  readonly gate: Gate;
+  readonly exempt: ReadonlySet<number>;
+}
+
+/** The same fix (rule, record, title) found again in the current text. */
+function replan(c: Candidate, state: State): readonly RecordEdit[] | undefined {
+  for (const f of [...state.requested, ...state.findings]) {
+    if (f.ruleId !== c.ruleId || (f.uuid ?? f.line) !== (c.uuid ?? c.line) || f.fix === undefined) continue;
+    if (f.fix.title === c.title) return f.fix.edits();
+    // A candidate the person chose instead of the planner's first choice.
+    const chosen = f.fix.alternatives?.find((a) => a.title === c.title);
+    if (chosen !== undefined) return chosen.edits();
+  }
+  return undefined;
+}
+
+function stepOf(state: State, c: Candidate): Step | undefined {
+  const edits = replan(c, state);
+  if (edits === undefined) return undefined; // resolved by an earlier fix of the batch
+  const candidate = { ...c, edits };
+  return {
+    candidate,
+    rewrite: state.rewrite,
+    sha256: state.sha256,
+    lines: state.index.lineTable(),
+    gate: gateOf(state),
+    exempt: changedOnPurpose(state, [candidate]),
+  };
+}
+
+function summaryOf(m: ResumeModel): ResumeSummary {
+  return { loaded: m.loaded, total: m.total, fidelity: Math.round(m.fidelity * 1000) / 1000, sdk: m.sdk };
+}
+
+/** A finding as a plan reports it: without the fix, whose closures hold the index. */
+function withoutFix(f: Finding): Finding {
+  if (f.fix === undefined) return f;
+  const { fix: _fix, ...rest } = f;
+  return rest;
+}
+
+/**
+ * Plans the repair of one file. `input` is its bytes, or a source to read
+ * them from that stays open (and unchanged in its first `size` bytes) until
+ * the plan has been written or shown; the plan covers those `size` bytes.
+ */
 export async function planFile(
   file: SessionFile,
-  bytes: Buffer,
+  input: Buffer | ByteSource,
   lint: LintOptions,
   policy: PlanPolicy,
 ): Promise<FilePlan> {
+  const original = Buffer.isBuffer(input) ? bufferSource(input) : input;
+  const size = original.size;
+  /** Indexes and lints a text; its sha256 comes from the same read. */
+  const build = (rewrite: Rewrite): State => {
+    const hashing = new HashingSource(rewrite.source(original));
+    let first = true;
+    const index = SessionIndex.build(file, () => {
+      if (!first) return rewrite.source(original);
+      first = false;
+      return hashing;
+    });
+    policy.link?.(index);
+    return { rewrite, sha256: hashing.digest(), index, findings: lintIndex(index, lint), requested: policy.requested?.(index) ?? [] };
+  };
+
   await policy.pause?.();
-  const initial = stateOf(file, bytes, lint, policy);
+  // The one text whose index is alive. Only this slot refers to it, so that
+  // it can be let go before the next text is indexed: a local variable in a
+  // suspended async frame would keep it.
+  const slot: { state: State | undefined } = { state: build(Rewrite.identity(size)) };
+  const currentState = (): State => {
+    if (slot.state === undefined) throw new Error('planFile: no current text');
+    return slot.state;
+  };
   await policy.pause?.();
-  const reference = referenceOf(initial);
-  let current = initial;
+  const { sha256Before, reference, resumeBefore, scoreBefore } = startOf(currentState());
   const applied: AppliedFix[] = [];
   const skipped = new Map<string, SkippedFix>();
   const declined = new Set<string>();
-  const history: string[] = [sha256(bytes)];
+  /** Why the gate refused a fix on a text: `<text sha256>\n<fix identity>`. The same fix on the same text is refused again. */
+  const refused = new Map<string, string>();
+  const history: string[] = [sha256Before];
   const ruleOrder = new Map(lint.rules.map((r, i) => [r.meta.id, i]));
   const optIn = new Set(lint.rules.filter((r) => r.meta.optInFix === true).map((r) => r.meta.id));
-  const skip = (c: Candidate, reason: string): void => {
-    const key = `${c.finding.ruleId}:${c.finding.line}:${c.fix.title}`;
-    skipped.set(key, {
-      ruleId: c.finding.ruleId,
-      title: c.fix.title,
-      applicability: c.fix.applicability,
-      line: c.finding.line,
-      reason,
-    });
+  const skip = (c: Pick<Candidate, 'ruleId' | 'line' | 'title' | 'applicability'>, reason: string): void => {
+    const key = `${c.ruleId}:${c.line}:${c.title}`;
+    skipped.set(key, { ruleId: c.ruleId, title: c.title, applicability: c.applicability, line: c.line, reason });
   };
 
-  let causesDone = false;
-  for (let pass = 1; pass <= MAX_PASSES; pass++) {
-    await policy.pause?.();
+  /** The fixes a pass takes from `state`, in order, each asked about and checked. */
+  const choose = async (state: State, causesFirst: boolean): Promise<Candidate[]> => {
     const candidates: Candidate[] = [];
     const touched = new Set<number>();
-    // Causes before consequences: a uuid two records share, or a damaged
-    // line, changes which row every other fix would point at. When there
-    // are such fixes, a pass applies only them; the rest are planned again
-    // on the result.
-    const fixable = current.findings.filter((f) => f.fix !== undefined && (policy.rules === undefined || policy.rules.has(f.ruleId)));
-    const causesFirst = !causesDone && fixable.some((f) => CAUSE_RULES.has(f.ruleId) && policy.allow.has((f.fix as Fix).applicability));
+    const fixable = state.findings.filter((f) => f.fix !== undefined && (policy.rules === undefined || policy.rules.has(f.ruleId)));
     const ordered = fixable
       .filter((f) => !causesFirst || CAUSE_RULES.has(f.ruleId))
       .sort((a, b) => a.line - b.line || (ruleOrder.get(a.ruleId) ?? 0) - (ruleOrder.get(b.ruleId) ?? 0));
     // What a flag asked for goes first, once the causes are repaired; a
     // rule's fix on the lines it rewrites waits for the next pass, where
     // it is usually gone.
-    const requested = new Set(causesFirst ? [] : current.requested.filter((f) => f.fix !== undefined));
+    const requested = new Set(causesFirst ? [] : state.requested.filter((f) => f.fix !== undefined));
     const requestedLines = new Set<number>();
     for (const finding of [...requested, ...ordered]) {
       const fix = finding.fix as Fix;
@@ -370,7 +493,7 @@ export async function planFile(
       } catch (error) {
         // A record the fix cannot rewrite (nested thousands of levels deep, say): leave it as it is.
         skip(
-          { finding, fix, edits: [] },
+          candidateOf(finding, fix, []),
           `not applied: the record cannot be rewritten (${error instanceof RangeError ? 'nested too deep' : error instanceof Error ? error.message : String(error)})`,
         );
         continue;
@@ -380,12 +503,16 @@ export async function planFile(
       if (declined.has(identity)) continue;
       let applicability = fix.applicability;
       if (applicability === 'safe' && edits.some(rewritesOtherBytes)) applicability = 'unsafe';
-      let candidate: Candidate = { finding, fix: { ...fix, applicability }, edits };
+      const marked: Fix = { ...fix, applicability };
+      let candidate = candidateOf(finding, marked, edits, identity);
       if (edits.some((e) => requestedLines.has(e.line))) continue; // next pass
       if (!asked && !policy.allow.has(applicability)) {
-        skip(candidate, applicability === 'unsafe' && fix.applicability === 'safe'
-          ? 'the line is not compact JSON, so rewriting it changes other bytes too (apply with --unsafe)'
-          : `${applicability} fix (apply with --unsafe)`);
+        skip(
+          candidate,
+          applicability === 'unsafe' && fix.applicability === 'safe'
+            ? 'the line is not compact JSON, so rewriting it changes other bytes too (apply with --unsafe)'
+            : `${applicability} fix (apply with --unsafe)`,
+        );
         continue;
       }
       const malformed = invalidOutput(edits);
@@ -394,7 +521,13 @@ export async function planFile(
         continue;
       }
       if (edits.some((e) => touched.has(e.line))) continue; // next pass
-      const answer = policy.decide === undefined ? true : await policy.decide(finding, candidate.fix, edits, current.index);
+      // Refused on this very text before (by the gate, in an earlier pass): refused again, without asking.
+      const refusal = refused.get(`${state.sha256}\n${identity}`);
+      if (refusal !== undefined) {
+        skip(candidate, `not applied: ${refusal}`);
+        continue;
+      }
+      const answer = policy.decide === undefined ? true : await policy.decide(finding, marked, edits, state.index);
       if (answer === false) {
         declined.add(identity);
         skip(candidate, 'declined');
@@ -404,7 +537,7 @@ export async function planFile(
         // The person picked another candidate row of a guessed fix.
         const chosen = answer.edits();
         if (chosen.length === 0 || chosen.some((e) => touched.has(e.line))) continue;
-        candidate = { finding, fix: { ...candidate.fix, title: answer.title }, edits: chosen };
+        candidate = { ...candidate, title: answer.title, edits: chosen, identity: fixIdentity(finding, { ...marked, title: answer.title }, chosen) };
       }
       for (const e of candidate.edits) {
         touched.add(e.line);
@@ -412,95 +545,181 @@ export async function planFile(
       }
       candidates.push(candidate);
     }
-    if (candidates.length === 0) {
+    return candidates;
+  };
+
+  /**
+   * Applies a pass's fixes together when that is no worse; otherwise one at
+   * a time, keeping each that is no worse on its own. Returns the text after
+   * them in `slot` and the fixes kept, with their edits as applied.
+   */
+  const applyBatch = async (batch: Batch): Promise<Candidate[]> => {
+    const together = applyLineEdits(batch.rewrite, original, batch.lines, batch.candidates.flatMap((c) => c.edits));
+    const why = together === undefined ? undefined : refuseTogether(together, batch);
+    if (together !== undefined && why === undefined) return [...batch.candidates];
+    const only = batch.candidates.length === 1 ? batch.candidates[0] : undefined;
+    if (only !== undefined && why !== undefined) {
+      // Alone it would be tried on the same text with the same edits.
+      skip(only, `not applied: ${why}`);
+      refused.set(`${batch.sha256}\n${only.identity}`, why);
+      return [];
+    }
+    // The text after the fixes kept so far: `held.state` while its index is
+    // alive, else indexed again from `latest` when a fix needs it.
+    const held: { state: State | undefined } = { state: undefined };
+    let latest = batch.rewrite;
+    const kept: Candidate[] = [];
+    for (let k = 0; k < batch.candidates.length; k++) {
+      await policy.pause?.();
+      const taken = attempt(batch, k, kept.length === 0, held, latest);
+      if (taken !== undefined) {
+        kept.push(taken);
+        latest = (held.state as State | undefined)?.rewrite ?? latest;
+      }
+    }
+    // Nothing kept: the batch's text stays, and is indexed again only if another pass needs it.
+    slot.state = kept.length === 0 ? undefined : (held.state ?? build(latest));
+    held.state = undefined;
+    return kept;
+  };
+
+  /** Why the whole batch is worse, or undefined: then its text is the current one. */
+  const refuseTogether = (together: Rewrite, batch: Batch): string | undefined => {
+    const outcome = tryStep(together, batch.gate, batch.exemptAll);
+    if (typeof outcome === 'string') return outcome;
+    slot.state = outcome;
+    return undefined;
+  };
+
+  /**
+   * Tries fix `k` of a batch on its own, on the batch's text when no fix of
+   * it was kept yet (its edits stand), else on the text after the kept ones
+   * (planned again there). Kept: returns it with its edits as applied and
+   * leaves the text after it in `held`; refused: records why.
+   */
+  const attempt = (batch: Batch, k: number, first: boolean, held: { state: State | undefined }, latest: Rewrite): Candidate | undefined => {
+    const c = batch.candidates[k] as Candidate;
+    // Edits were made against the batch's text; lines shift after deletes
+    // and inserts, so a fix is planned again once an earlier one is kept.
+    const step: Step | undefined = first
+      ? { candidate: c, rewrite: batch.rewrite, sha256: batch.sha256, lines: batch.lines, gate: batch.gate, exempt: batch.exemptEach[k] ?? NONE }
+      : replanHeld(held, latest, c);
+    if (step === undefined) return undefined; // resolved by an earlier fix of the batch
+    const next = applyLineEdits(step.rewrite, original, step.lines, step.candidate.edits);
+    if (next === undefined) return undefined; // its lines moved; the next pass sees it again
+    const outcome = tryStep(next, step.gate, step.exempt);
+    if (typeof outcome === 'string') {
+      skip(c, `not applied: ${outcome}`);
+      refused.set(`${step.sha256}\n${step.candidate.identity}`, outcome);
+      return undefined;
+    }
+    held.state = outcome;
+    return step.candidate;
+  };
+
+  /** {@link stepOf} on the held text (indexed again if it was let go), which is let go after. */
+  const replanHeld = (held: { state: State | undefined }, latest: Rewrite, c: Candidate): Step | undefined => {
+    const from = held.state ?? build(latest);
+    held.state = undefined;
+    return stepOf(from, c);
+  };
+
+  /** The text `rewrite` indexed, when it is no worse than what `gate` describes; else why not. */
+  const tryStep = (rewrite: Rewrite, gate: Gate, exempt: ReadonlySet<number>): State | string => {
+    const next = build(rewrite);
+    return regression(gate, next, reference, exempt) ?? next;
+  };
+
+  /**
+   * What a pass applies to `state`: whether it is the causes' pass, and its
+   * fixes with what applying them needs, holding nothing of the index.
+   */
+  const prepare = async (state: State, causesDone: boolean): Promise<{ causesFirst: boolean; batch: Batch | undefined }> => {
+    // Causes before consequences: a uuid two records share, or a damaged
+    // line, changes which row every other fix would point at. When there
+    // are such fixes, a pass applies only them; the rest are planned again
+    // on the result.
+    const causesFirst =
+      !causesDone &&
+      state.findings.some(
+        (f) =>
+          f.fix !== undefined &&
+          (policy.rules === undefined || policy.rules.has(f.ruleId)) &&
+          CAUSE_RULES.has(f.ruleId) &&
+          policy.allow.has(f.fix.applicability),
+      );
+    const candidates = await choose(state, causesFirst);
+    return { causesFirst, batch: candidates.length === 0 ? undefined : batchOf(state, candidates) };
+  };
+
+  let causesDone = false;
+  /** What the plan says when its last pass kept nothing (its text was let go). */
+  let unchanged: EndFacts | undefined;
+  for (let pass = 1; pass <= MAX_PASSES; pass++) {
+    await policy.pause?.();
+    const { causesFirst, batch } = await prepare(currentState(), causesDone);
+    if (batch === undefined) {
       if (!causesFirst) break;
       // Every cause was declined or refused: go on with the consequences.
       causesDone = true;
       continue;
     }
-
-    const accepted = await applyBatch(file, current, candidates, lint, policy, skip, reference);
-    if (accepted.applied.length === 0) {
-      if (!causesFirst) break;
+    slot.state = undefined; // the next text is indexed without this one's index in memory
+    const kept = await applyBatch(batch);
+    if (kept.length === 0) {
+      if (!causesFirst) {
+        unchanged = batch.end;
+        break;
+      }
+      slot.state = build(batch.rewrite);
       causesDone = true;
       continue;
     }
-    for (const c of accepted.applied) {
-      applied.push({ ruleId: c.finding.ruleId, title: c.fix.title, applicability: c.fix.applicability, edits: c.edits, pass });
+    for (const c of kept) {
+      applied.push({ ruleId: c.ruleId, title: c.title, applicability: c.applicability, edits: c.edits, pass });
     }
-    current = accepted.state;
-    const hash = sha256(current.bytes);
+    const hash = currentState().sha256;
     if (history.length >= 2 && history[history.length - 2] === hash) break; // fixes undo each other
     history.push(hash);
   }
 
-  const before = resumeModel(initial.index);
-  const after = resumeModel(current.index);
-  const summary = (m: typeof before) => ({ loaded: m.loaded, total: m.total, fidelity: Math.round(m.fidelity * 1000) / 1000, sdk: m.sdk });
-  return {
+  return endOf(unchanged ?? endFactsOf(currentState()), {
     file,
-    before: bytes,
-    sha256Before: history[0] as string,
-    after: current.bytes,
-    sha256After: sha256(current.bytes),
+    sizeBefore: size,
+    sha256Before,
     applied,
     skipped: [...skipped.values()].filter((s) => !applied.some((a) => a.ruleId === s.ruleId && a.title === s.title)),
-    remaining: current.findings,
-    resumeBefore: summary(before),
-    resumeAfter: summary(after),
-    scoreBefore: scoreSession(initial.index, before).score,
-    scoreAfter: scoreSession(current.index, after).score,
+    resumeBefore,
+    scoreBefore,
+  });
+}
+
+/** What the first text gives the whole plan: its hash, the gate's reference, and the figures before. */
+function startOf(state: State): { sha256Before: string; reference: Reference; resumeBefore: ResumeSummary; scoreBefore: number } {
+  const model = resumeModel(state.index);
+  return {
+    sha256Before: state.sha256,
+    reference: referenceOf(state),
+    resumeBefore: summaryOf(model),
+    scoreBefore: scoreSession(state.index, model).score,
   };
 }
 
-/**
- * Applies a pass's fixes together when that is no worse; otherwise one at a
- * time, keeping each that is no worse on its own.
- */
-async function applyBatch(
-  file: SessionFile,
-  state: State,
-  candidates: readonly Candidate[],
-  lint: LintOptions,
-  policy: PlanPolicy,
-  skip: (c: Candidate, reason: string) => void,
-  reference: Reference,
-): Promise<{ state: State; applied: Candidate[] }> {
-  const all = applyEdits(state.bytes, candidates.flatMap((c) => c.edits));
-  if (all !== undefined) {
-    const next = stateOf(file, all, lint, policy);
-    if (regression(state, next, reference, changedOnPurpose(state, candidates)) === undefined) return { state: next, applied: [...candidates] };
-  }
-  let current = state;
-  const kept: Candidate[] = [];
-  for (const c of candidates) {
-    await policy.pause?.();
-    // Edits were made against `state`; lines shift only after deletes and
-    // inserts, so a fix is re-planned from the current text when needed.
-    const edits = current === state ? c.edits : replan(c, current);
-    if (edits === undefined) continue; // resolved by an earlier fix of the batch
-    const bytes = applyEdits(current.bytes, edits);
-    if (bytes === undefined) continue; // its lines moved; the next pass sees it again
-    const next = stateOf(file, bytes, lint, policy);
-    const why = regression(current, next, reference, changedOnPurpose(current, [{ ...c, edits }]));
-    if (why !== undefined) {
-      skip(c, `not applied: ${why}`);
-      continue;
-    }
-    kept.push({ ...c, edits });
-    current = next;
-  }
-  return { state: current, applied: kept };
+/** What a plan ending on a text says of it. */
+type EndFacts = Pick<FilePlan, 'rewrite' | 'sha256After' | 'remaining' | 'resumeAfter' | 'scoreAfter'>;
+
+function endFactsOf(state: State): EndFacts {
+  const after = resumeModel(state.index);
+  return {
+    rewrite: state.rewrite,
+    sha256After: state.sha256,
+    remaining: state.findings.map(withoutFix),
+    resumeAfter: summaryOf(after),
+    scoreAfter: scoreSession(state.index, after).score,
+  };
 }
 
-/** The same fix (rule, record, title) found again in the current text. */
-function replan(c: Candidate, state: State): readonly RecordEdit[] | undefined {
-  for (const f of [...state.requested, ...state.findings]) {
-    if (f.ruleId !== c.finding.ruleId || (f.uuid ?? f.line) !== (c.finding.uuid ?? c.finding.line) || f.fix === undefined) continue;
-    if (f.fix.title === c.fix.title) return f.fix.edits();
-    // A candidate the person chose instead of the planner's first choice.
-    const chosen = f.fix.alternatives?.find((a) => a.title === c.fix.title);
-    if (chosen !== undefined) return chosen.edits();
-  }
-  return undefined;
+/** The plan: what was decided, and what the last text says. */
+function endOf(end: EndFacts, decided: Omit<FilePlan, keyof EndFacts>): FilePlan {
+  return { ...decided, ...end };
 }

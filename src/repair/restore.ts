@@ -9,11 +9,15 @@
 import path from 'node:path';
 import { classifyPath, defaultProjectsRoot } from '../core/discovery.js';
 import { BackupError, ConcurrentModificationError, PathError, UsageError } from '../core/errors.js';
+import { createHash } from 'node:crypto';
+import { type ByteSource, scanLineViews } from '../core/reader.js';
 import type { AuditEntry, FilePlan } from './types.js';
 import type { CommitOptions } from './write.js';
-import { sha256 } from '../core/hash.js';
 import { commitWith, readAuditLog, recoverJournals, statePaths } from './write.js';
 import { backupPathFor } from './backup.js';
+import { handleRange } from './content.js';
+import type { ReadHandle } from './fs-port.js';
+import { Rewrite } from './rewrite.js';
 
 export { readAuditLog } from './audit.js';
 
@@ -84,53 +88,71 @@ export function restore(target: string, options: RestoreOptions): RestoreResult 
   const label = undone.kind === 'restore' ? `restore ${undone.id}` : `fix ${undone.id}`;
   assertWhereCclintPutIt(undone, file, backupRoot, label);
 
-  let current: Buffer;
+  let current: ReadHandle;
   try {
-    current = port.readFile(undone.file);
+    current = port.openRead(undone.file);
   } catch {
     throw new PathError(
       `cannot restore ${shown}: it no longer exists; the copy from before ${label} is ${undone.backup}, copy it back by hand if you want it`,
     );
   }
-  const currentHash = sha256(current);
-  if (currentHash === undone.sha256Before) return { undone, entry: undefined };
-  // Lines a live session appended after the fix's bytes are kept, after the old bytes.
-  const fixedLength = undone.sizeAfter ?? current.length;
-  if (current.length < fixedLength || sha256(current.subarray(0, fixedLength)) !== undone.sha256After) {
-    throw new ConcurrentModificationError(
-      `refusing to restore ${shown}: it changed after ${label} (${undone.time}), so restoring would lose those changes; the copy from before that fix is ${undone.backup}`,
-    );
-  }
-  const appended = current.subarray(fixedLength);
-
-  let backup: Buffer;
+  let plan: FilePlan;
   try {
-    backup = port.readFile(undone.backup);
-  } catch (error) {
-    throw new BackupError(
-      `cannot read the backup ${undone.backup} of ${label}: ${error instanceof Error ? error.message : String(error)}; ${shown} is unchanged`,
-    );
+    const size = current.size();
+    // Lines a live session appended after the fix's bytes are kept, after the old bytes.
+    const fixedLength = Math.min(undone.sizeAfter ?? size, size);
+    const [fixedHash, currentHash] = prefixAndWholeHash(current, fixedLength, size);
+    if (currentHash === undone.sha256Before) return { undone, entry: undefined };
+    if (size < (undone.sizeAfter ?? size) || fixedHash !== undone.sha256After) {
+      throw new ConcurrentModificationError(
+        `refusing to restore ${shown}: it changed after ${label} (${undone.time}), so restoring would lose those changes; the copy from before that fix is ${undone.backup}`,
+      );
+    }
+    let backup: ReadHandle;
+    try {
+      backup = port.openRead(undone.backup);
+    } catch (error) {
+      throw new BackupError(
+        `cannot read the backup ${undone.backup} of ${label}: ${error instanceof Error ? error.message : String(error)}; ${shown} is unchanged`,
+      );
+    }
+    try {
+      const backupSize = backup.size();
+      const hash = createHash('sha256');
+      for (const chunk of handleRange(backup, 0, backupSize)) hash.update(chunk);
+      if (hash.copy().digest('hex') !== undone.sha256Before) {
+        throw new BackupError(`the backup ${undone.backup} does not match what ${label} recorded; ${shown} is unchanged`);
+      }
+      for (const chunk of handleRange(current, fixedLength, size)) hash.update(chunk);
+      const removed = uuidsIn(current, 0, fixedLength);
+      for (const uuid of uuidsIn(backup, 0, backupSize)) removed.delete(uuid);
+      plan = {
+        file,
+        sizeBefore: size,
+        sha256Before: currentHash,
+        // The backup, then what was appended after the fix's bytes.
+        rewrite: Rewrite.of([
+          { kind: 'file', path: undone.backup, start: 0, end: backupSize },
+          { kind: 'kept', start: fixedLength, end: size },
+        ]),
+        sha256After: hash.digest('hex'),
+        applied: [],
+        skipped: [],
+        remaining: [],
+        resumeBefore: undone.resumeAfter,
+        resumeAfter: undone.resumeBefore,
+        scoreBefore: undone.scoreAfter,
+        scoreAfter: undone.scoreBefore,
+        removedUuids: [...removed],
+      };
+    } finally {
+      backup.close();
+    }
+  } finally {
+    current.close();
   }
-  if (sha256(backup) !== undone.sha256Before) {
-    throw new BackupError(`the backup ${undone.backup} does not match what ${label} recorded; ${shown} is unchanged`);
-  }
-  const restored = appended.length > 0 ? Buffer.concat([backup, appended]) : backup;
-  if (restored.equals(current)) return { undone, entry: undefined };
+  if (plan.sha256After === plan.sha256Before) return { undone, entry: undefined };
 
-  const plan: FilePlan = {
-    file,
-    before: current,
-    sha256Before: currentHash,
-    after: restored,
-    sha256After: appended.length > 0 ? sha256(restored) : undone.sha256Before,
-    applied: [],
-    skipped: [],
-    remaining: [],
-    resumeBefore: undone.resumeAfter,
-    resumeAfter: undone.resumeBefore,
-    scoreBefore: undone.scoreAfter,
-    scoreAfter: undone.scoreBefore,
-  };
   const entry = commitWith(
     plan,
     {
@@ -164,4 +186,35 @@ function assertWhereCclintPutIt(entry: AuditEntry, file: ReturnType<typeof class
   if (path.resolve(path.dirname(entry.backup)) !== expected || !named.test(path.basename(entry.backup))) {
     refuse(`its backup ${entry.backup} is not where cclint keeps the backups of ${file.displayPath} (${expected}; pass --backup-dir if the fix used one)`);
   }
+}
+
+/** The sha256 of the first `cut` bytes behind a handle and of its first `size` bytes, in one read. */
+function prefixAndWholeHash(handle: ReadHandle, cut: number, size: number): [string, string] {
+  const hash = createHash('sha256');
+  for (const chunk of handleRange(handle, 0, cut)) hash.update(chunk);
+  const prefix = hash.copy().digest('hex');
+  for (const chunk of handleRange(handle, cut, size)) hash.update(chunk);
+  return [prefix, hash.digest('hex')];
+}
+
+const UUID_FIELD = /"uuid"\s*:\s*"([^"\\]+)"/g;
+
+/** The values of `"uuid"` keys in bytes `[start, end)` behind a handle, read line by line. */
+function uuidsIn(handle: ReadHandle, start: number, end: number): Set<string> {
+  const found = new Set<string>();
+  const source: ByteSource = {
+    size: end - start,
+    read(target, targetOffset, length, position) {
+      const bytes = handle.read(start + position, Math.max(0, Math.min(length, end - start - position)));
+      return bytes.copy(target, targetOffset);
+    },
+    close: () => undefined,
+  };
+  scanLineViews(source, (line) => {
+    if (line.bytes === undefined) return;
+    for (const match of line.bytes.toString('latin1', line.start, line.end).matchAll(UUID_FIELD)) {
+      if (match[1] !== undefined) found.add(match[1]);
+    }
+  });
+  return found;
 }

@@ -20,6 +20,7 @@
  * what cclint itself wrote goes into the next version of the file.
  */
 import { CclintError, ConcurrentModificationError } from '../core/errors.js';
+import { type Content, writeVerified } from './content.js';
 import { errorText, removeQuietly } from './fs-port.js';
 import type { FsPort, ReadHandle } from './fs-port.js';
 
@@ -39,9 +40,9 @@ export interface SwapRequest {
   /** How many bytes of `old` the plan was made from. */
   readonly planned: number;
   /** The new bytes. */
-  readonly content: Buffer;
+  readonly content: Content;
   /** The bytes the plan was made from, put back when appended lines cannot follow `content`. */
-  readonly fallback: Buffer;
+  readonly fallback: Content;
   readonly mode: number;
   /** The temp file of each round (beside `file`, never ending in `.jsonl`). */
   readonly tempFor: (round: number) => string;
@@ -106,8 +107,8 @@ export function swapCarrying(request: SwapRequest): SwapResult {
     round++;
     const temp = request.tempFor(round);
     try {
-      // The new bytes, then what was carried so far (no copy of the whole file).
-      port.writeNewFile(temp, base, { mode: request.mode });
+      // The new bytes, checked against their hash, then what was carried so far (no copy of the whole file).
+      writeVerified(port, temp, base, request.mode, shown);
       if (carried.length > 0) port.appendFile(temp, Buffer.concat(carried), { mode: request.mode });
       for (let k = 0; k < 100; k++) {
         const more = readFrom(replaced, accounted);
@@ -130,7 +131,7 @@ export function swapCarrying(request: SwapRequest): SwapResult {
       }
       port.rename(temp, file);
       renamed = true;
-      written = base.length + carriedBytes();
+      written = base.size + carriedBytes();
     } catch (error) {
       removeQuietly(port, temp);
       throw error;

@@ -1,11 +1,13 @@
 /**
  * The contract between the planner (which only plans edits, in memory) and
  * the writer (which only commits bytes). A {@link FilePlan} is everything the
- * writer needs: the exact bytes it planned from, the bytes to write, and the
- * fixes with their edits for the audit log.
+ * writer needs: the size and hash of the bytes it planned from, the bytes to
+ * write (as a {@link Rewrite} of them), and the fixes with their edits for
+ * the audit log.
  */
 import type { SessionFile } from '../core/session-index.js';
 import type { Applicability, Finding, RecordEdit, ResumeSummary } from '../core/types.js';
+import type { Rewrite } from './rewrite.js';
 
 /** A fix the planner applied, with the edits as applied (for audit and undo). */
 export interface AppliedFix {
@@ -29,11 +31,17 @@ export interface SkippedFix {
 
 export interface FilePlan {
   readonly file: SessionFile;
-  /** The bytes the plan was made from. */
-  readonly before: Buffer;
+  /**
+   * How many bytes of the file the plan was made from: lines a live session
+   * appends after them are not part of the plan (the writer carries them).
+   */
+  readonly sizeBefore: number;
   readonly sha256Before: string;
-  /** The bytes to write; equal to `before` when nothing applies. */
-  readonly after: Buffer;
+  /**
+   * The bytes to write, as ranges of those `sizeBefore` bytes and new
+   * bytes; the identity when nothing applies.
+   */
+  readonly rewrite: Rewrite;
   readonly sha256After: string;
   readonly applied: readonly AppliedFix[];
   readonly skipped: readonly SkippedFix[];
@@ -45,6 +53,12 @@ export interface FilePlan {
   readonly scoreAfter: number;
   /** Set when the plan refuses to write this file at all. */
   readonly refusal?: string | undefined;
+  /**
+   * Uuids the new bytes no longer hold, when the plan's maker knows them
+   * better than its edits say (a restore); lines a live session appends
+   * that name one cannot follow the new bytes.
+   */
+  readonly removedUuids?: readonly string[] | undefined;
 }
 
 /** Who said yes. */

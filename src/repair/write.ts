@@ -33,10 +33,10 @@
  */
 import path from 'node:path';
 import { BackupError, CclintError, ConcurrentModificationError } from '../core/errors.js';
-import { sha256 } from '../core/hash.js';
 import { VERSION } from '../version.js';
 import { appendAudit, auditFixes, newAuditId } from './audit.js';
 import { assertStateOutsideProjects, chooseBackupPath, writeBackup } from './backup.js';
+import { handleContent, rewriteContent } from './content.js';
 import type { FileStat, FsPort, ReadHandle } from './fs-port.js';
 import { errorText, removeQuietly } from './fs-port.js';
 import { beginJournal, hashPrefix, keptInodePath, recoverJournals, settleJournal, tempPathFor } from './journal.js';
@@ -79,21 +79,18 @@ function uuidsIn(text: string, into: Set<string>): void {
 
 /**
  * Uuids the plan removes or renames: lines appended by a live session that
- * refer to one of them cannot follow the new bytes.
+ * refer to one of them cannot follow the new bytes. A plan that is not a
+ * fix (a restore) says which itself.
  */
-function goneUuids(plan: FilePlan): string[] {
+function goneUuids(plan: FilePlan): readonly string[] {
+  if (plan.removedUuids !== undefined) return plan.removedUuids;
   const before = new Set<string>();
   const after = new Set<string>();
-  if (plan.applied.length > 0) {
-    for (const fix of plan.applied) {
-      for (const edit of fix.edits) {
-        if (edit.kind !== 'insertAfter') uuidsIn(edit.before, before);
-        if (edit.kind !== 'delete') for (const line of edit.after) uuidsIn(line, after);
-      }
+  for (const fix of plan.applied) {
+    for (const edit of fix.edits) {
+      if (edit.kind !== 'insertAfter') uuidsIn(edit.before, before);
+      if (edit.kind !== 'delete') for (const line of edit.after) uuidsIn(line, after);
     }
-  } else if (plan.before.length < 256 * 1024 * 1024) {
-    uuidsIn(plan.before.toString('latin1'), before);
-    uuidsIn(plan.after.toString('latin1'), after);
   }
   return [...before].filter((u) => !after.has(u));
 }
@@ -128,9 +125,7 @@ export function commitWith(plan: FilePlan, options: CommitOptions, extras: Commi
   const file = plan.file.path;
   const shown = plan.file.displayPath;
   if (plan.refusal !== undefined) throw new Error(`commitPlan: the plan for ${shown} was refused (${plan.refusal})`);
-  if (sha256(plan.before) !== plan.sha256Before || sha256(plan.after) !== plan.sha256After) {
-    throw new Error(`commitPlan: the plan for ${shown} does not match its own hashes`);
-  }
+  // The new bytes are checked against sha256After as they are written (content.ts).
   if (plan.sha256Before === plan.sha256After) throw new Error(`commitPlan: the plan for ${shown} changes nothing`);
   const now = options.now ?? Date.now;
 
@@ -177,7 +172,7 @@ export function commitWith(plan: FilePlan, options: CommitOptions, extras: Commi
       sessionId: plan.file.layoutSessionId,
       sha256Before: plan.sha256Before,
       sha256After: plan.sha256After,
-      sizeAfter: plan.after.length,
+      sizeAfter: plan.rewrite.size,
       backup,
       decidedBy: options.decidedBy,
       resumeBefore: plan.resumeBefore,
@@ -193,9 +188,9 @@ export function commitWith(plan: FilePlan, options: CommitOptions, extras: Commi
       file,
       backup,
       auditLog,
-      sizeBefore: plan.before.length,
+      sizeBefore: plan.sizeBefore,
       sha256Before: plan.sha256Before,
-      sizeAfter: plan.after.length,
+      sizeAfter: plan.rewrite.size,
       sha256After: plan.sha256After,
       entry,
     };
@@ -207,13 +202,13 @@ export function commitWith(plan: FilePlan, options: CommitOptions, extras: Commi
     }
     let settled = false;
     try {
-      // 4. Backup.
-      writeBackup(options, plan, backup);
+      // 4. Backup, copied from the open handle.
+      writeBackup(options, plan, backup, old);
 
       // 5. Unchanged since planned (appended lines are carried)?
       let hash: string | undefined;
       try {
-        hash = hashPrefix(old, plan.before.length);
+        hash = hashPrefix(old, plan.sizeBefore);
       } catch {
         hash = undefined;
       }
@@ -234,9 +229,10 @@ export function commitWith(plan: FilePlan, options: CommitOptions, extras: Commi
         file,
         shown,
         old,
-        planned: plan.before.length,
-        content: plan.after,
-        fallback: plan.before,
+        planned: plan.sizeBefore,
+        // The kept ranges come from `old`, whose first sizeBefore bytes were just verified.
+        content: rewriteContent(plan.rewrite, plan.sha256After, old, port),
+        fallback: handleContent(old, plan.sizeBefore, plan.sha256Before),
         mode: stat.mode,
         tempFor: (round) => tempPathFor(file, id, round),
         fits: (appended) => {
@@ -256,7 +252,7 @@ export function commitWith(plan: FilePlan, options: CommitOptions, extras: Commi
       try {
         const handle = port.openRead(file);
         try {
-          back = hashPrefix(handle, plan.after.length);
+          back = hashPrefix(handle, plan.rewrite.size);
         } finally {
           handle.close();
         }

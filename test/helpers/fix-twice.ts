@@ -7,8 +7,7 @@
 import { expect } from 'vitest';
 import { resumeModel } from '../../src/core/resume.js';
 import type { Finding, JsonObject } from '../../src/core/types.js';
-import { planFile } from '../../src/repair/plan.js';
-import type { FilePlan } from '../../src/repair/types.js';
+import { type BytesPlan, planBytes } from './plan-bytes.js';
 import { RULES } from '../../src/rules/index.js';
 import { indexOf, lintCase, sessionFileOf } from './rule-tester.js';
 import { jsonl } from './records.js';
@@ -17,7 +16,7 @@ const lint = { rules: RULES, severities: new Map() };
 const policy = { allow: new Set(['safe', 'unsafe'] as const) };
 
 export interface FixedCase {
-  readonly plan: FilePlan;
+  readonly plan: BytesPlan;
   /** Every finding of every rule on the fixed file. */
   readonly findings: readonly Finding[];
   /** The fixed file's request passes the API rules cclint models. */
@@ -29,8 +28,8 @@ export interface FixedCase {
 export async function fixTwice(records: readonly JsonObject[]): Promise<FixedCase> {
   const file = sessionFileOf({ records });
   const bytes = Buffer.from(jsonl(records));
-  const plan = await planFile(file, bytes, lint, { allow: new Set(policy.allow) });
-  const again = await planFile(file, plan.after, lint, { allow: new Set(policy.allow) });
+  const plan = await planBytes(file, bytes, lint, { allow: new Set(policy.allow) });
+  const again = await planBytes(file, plan.after, lint, { allow: new Set(policy.allow) });
   expect(again.applied, 'a second fix changes nothing').toEqual([]);
   expect(again.after.equals(plan.after)).toBe(true);
   const { findings } = lintCase(RULES, { text: plan.after });

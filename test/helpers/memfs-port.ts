@@ -41,7 +41,7 @@ export function memFs(volume: InstanceType<typeof Volume>, hooks: { sleep?: (ms:
       };
     },
     writeNewFile(file, data, { mode }) {
-      fs.writeFileSync(file, data, { mode, flag: 'wx' });
+      fs.writeFileSync(file, Buffer.isBuffer(data) ? data : Buffer.concat([...data]), { mode, flag: 'wx' });
       fs.chmodSync(file, mode);
     },
     rename: (from, to) => fs.renameSync(from, to),

@@ -23,7 +23,7 @@ import { classifyPath } from '../../src/core/discovery.js';
 import { API_ERROR_TEXT } from '../../src/core/api-request.js';
 import { resumeModel } from '../../src/core/resume.js';
 import { lintIndex } from '../../src/engine/linter.js';
-import { planFile } from '../../src/repair/plan.js';
+import { planBytes } from '../helpers/plan-bytes.js';
 import { RULES } from '../../src/rules/index.js';
 import { type ShapeKind, plantShape, SHAPE_KINDS } from '../support/api-shapes.js';
 import { corpusFiles, indexText, isRealUnaltered, realMainSessions, SHARED_CORPUS } from '../support/corpus.js';
@@ -99,7 +99,7 @@ describe.runIf(ready)('resumes without a 400: cclint against the real CLI and th
           const fixed = path.join(dir, 'fixed', name);
           fs.writeFileSync(file, variant.text);
           fs.writeFileSync(baseline, variant.baseline);
-          const plan = await planFile(session(name), Buffer.from(variant.text), lint, { allow: new Set(['safe', 'unsafe']) });
+          const plan = await planBytes(session(name), Buffer.from(variant.text), lint, { allow: new Set(['safe', 'unsafe']) });
           fs.writeFileSync(fixed, plan.after);
           cases.push({ kind, label: `${kind} ${f.relative}#${seed}`, original: f.absolute, file, baseline, fixed });
         }

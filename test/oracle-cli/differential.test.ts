@@ -25,7 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyPath } from '../../src/core/discovery.js';
 import { resumeModel } from '../../src/core/resume.js';
 import { scoreSession } from '../../src/core/score.js';
-import { planFile } from '../../src/repair/plan.js';
+import { planBytes } from '../helpers/plan-bytes.js';
 import { RULES } from '../../src/rules/index.js';
 import { type BreakKind, BREAK_KINDS, injectBreak } from '../support/breaks.js';
 import { corpusFiles, indexText, realMainSessions, SHARED_CORPUS } from '../support/corpus.js';
@@ -119,7 +119,7 @@ describe.runIf(available.ok && corpusThere)('cclint against the real claude --re
           const fixed = path.join(dir, 'fixed', name);
           fs.writeFileSync(file, variant.text);
           fs.writeFileSync(baseline, variant.baseline);
-          const plan = await planFile(session(name), Buffer.from(variant.text), lint, { allow: new Set(['safe', 'unsafe']) });
+          const plan = await planBytes(session(name), Buffer.from(variant.text), lint, { allow: new Set(['safe', 'unsafe']) });
           fs.writeFileSync(fixed, plan.after);
           cases.push({ kind, label: `${kind} ${f.relative}#${seed}`, file, baseline, fixed });
         }

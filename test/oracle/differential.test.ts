@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { classifyPath } from '../../src/core/discovery.js';
 import { resumeModel } from '../../src/core/resume.js';
-import { planFile } from '../../src/repair/plan.js';
+import { planBytes } from '../helpers/plan-bytes.js';
 import { RULES } from '../../src/rules/index.js';
 import { BREAK_KINDS, injectBreak } from '../support/breaks.js';
 import { type Corpus, BUNDLED_CORPUS, corpusFiles, describeSharedCorpus, indexText, realMainSessions } from '../support/corpus.js';
@@ -149,7 +149,7 @@ function agreesWithTheReader(corpus: Corpus): void {
         if (variant === undefined) continue;
         const stem = path.basename(f.absolute);
         const session = classifyPath(`/projects/-home-u-proj/${stem}`, '/');
-        const plan = await planFile(session, Buffer.from(variant.text), lint, { allow: new Set(['safe', 'unsafe']) });
+        const plan = await planBytes(session, Buffer.from(variant.text), lint, { allow: new Set(['safe', 'unsafe']) });
         const at = (name: string, text: string | Buffer): string => {
           const file = path.join(tmp, `fix-${cases.length}-${name}.jsonl`);
           fs.writeFileSync(file, text);

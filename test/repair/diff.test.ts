@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordEdit } from '../../src/core/types.js';
-import { editsPatch, filePatch } from '../../src/repair/diff.js';
-import { applyEdits } from '../../src/repair/plan.js';
+import { editsPatch } from '../../src/repair/diff.js';
+import { applyToBytes, wholePatch } from '../helpers/plan-bytes.js';
 import { prng as random } from '../support/tree.js';
 
 function randomEdits(lines: readonly string[], next: () => number): RecordEdit[] {
@@ -32,9 +32,9 @@ describe('editsPatch', () => {
       const lines = Array.from({ length: 1 + Math.floor(next() * 12) }, (_, i) => `line ${i + 1}`);
       const before = Buffer.from(`${lines.join('\n')}\n`);
       const edits = randomEdits(lines, next);
-      const after = applyEdits(before, edits);
+      const after = applyToBytes(before, edits);
       expect(after, `seed ${seed}`).toBeDefined();
-      const whole = filePatch('p/s.jsonl', before, after as Buffer);
+      const whole = wholePatch('p/s.jsonl', before, after as Buffer);
       const own = editsPatch('p/s.jsonl', edits, (n) => lines[n - 1] as string, lines.length);
       // Compare what each hunk says; jsdiff may order a run of -/+ lines differently, never the counts.
       const shape = (p: typeof whole) =>

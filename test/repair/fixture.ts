@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { classifyPath } from '../../src/core/discovery.js';
 import type { RecordEdit } from '../../src/core/types.js';
+import { Rewrite } from '../../src/repair/rewrite.js';
 import type { AppliedFix, FilePlan } from '../../src/repair/types.js';
 
 export const SID = '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f';
@@ -35,12 +36,34 @@ export function relinkFix(lines: readonly string[]): AppliedFix {
   return { ruleId: 'phantom-parent', title: 'Relink parentUuid to assistant 22222222 on line 2', applicability: 'safe', edits: [edit], pass: 1 };
 }
 
-export function makePlan(file: string, before: Buffer, after: Buffer, applied: readonly AppliedFix[] = []): FilePlan {
+/** A hand-built plan, with its bytes before and after for the tests to compare with. */
+export interface TestPlan extends FilePlan {
+  readonly before: Buffer;
+  readonly after: Buffer;
+}
+
+/**
+ * A plan from `before` to `after`: the bytes both share at the start and at
+ * the end are kept ranges (which the writer reads from the file itself),
+ * the rest new bytes, as the planner's rewrites are.
+ */
+export function makePlan(file: string, before: Buffer, after: Buffer, applied: readonly AppliedFix[] = []): TestPlan {
+  let head = 0;
+  while (head < before.length && head < after.length && before[head] === after[head]) head++;
+  let tail = 0;
+  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+  const rewrite = Rewrite.of([
+    { kind: 'kept', start: 0, end: head },
+    { kind: 'new', bytes: Buffer.from(after.subarray(head, after.length - tail)) },
+    { kind: 'kept', start: before.length - tail, end: before.length },
+  ]);
   return {
     file: classifyPath(file, '/'),
     before,
-    sha256Before: sha(before),
     after,
+    sizeBefore: before.length,
+    sha256Before: sha(before),
+    rewrite,
     sha256After: sha(after),
     applied,
     skipped: [],
@@ -53,7 +76,7 @@ export function makePlan(file: string, before: Buffer, after: Buffer, applied: r
 }
 
 /** The standard before/after pair: the relink fix applied to {@link transcriptLines}. */
-export function relinkPlan(file: string): FilePlan {
+export function relinkPlan(file: string): TestPlan {
   const lines = transcriptLines();
   const fix = relinkFix(lines);
   const edit = fix.edits[0];

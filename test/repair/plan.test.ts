@@ -5,35 +5,13 @@ import { resumeModel } from '../../src/core/resume.js';
 import { RULES } from '../../src/rules/index.js';
 import { defineRule, type Rule } from '../../src/rules/rule.js';
 import { setFieldsEdits } from '../../src/core/fix-builders.js';
-import { applyEdits, MAX_PASSES, planFile } from '../../src/repair/plan.js';
+import { MAX_PASSES } from '../../src/repair/plan.js';
+import { planBytes } from '../helpers/plan-bytes.js';
 import { assistant, jsonl, resetClock, toolResult, user } from '../helpers/records.js';
 import { indexText } from '../support/corpus.js';
 
 const file = classifyPath('/projects/-home-u-proj/0b7a6f4e-2c1d-4e8f-9a0b-1c2d3e4f5a6b.jsonl', '/');
 const all: LintOptions = { rules: RULES, severities: new Map() };
-
-describe('applyEdits', () => {
-  const text = Buffer.from('\u{feff}{"a":1}\r\n{"b":2}\r\n{"c":3}');
-
-  it('keeps untouched lines byte for byte, CRLF included', () => {
-    const out = applyEdits(text, [{ kind: 'replace', line: 2, before: '{"b":2}', after: ['{"b":3}'] }]);
-    expect(out?.toString()).toBe('\u{feff}{"a":1}\r\n{"b":3}\r\n{"c":3}');
-  });
-
-  it('drops a BOM only when line 1 itself is rewritten', () => {
-    const out = applyEdits(text, [{ kind: 'replace', line: 1, before: '{"a":1}', after: ['{"a":1}'] }]);
-    expect(out?.toString()).toBe('{"a":1}\r\n{"b":2}\r\n{"c":3}');
-  });
-
-  it('deletes, inserts after an unterminated last line, and refuses a stale edit', () => {
-    const out = applyEdits(text, [
-      { kind: 'delete', line: 2, before: '{"b":2}' },
-      { kind: 'insertAfter', line: 3, after: ['{"d":4}'] },
-    ]);
-    expect(out?.toString()).toBe('\u{feff}{"a":1}\r\n{"c":3}\n{"d":4}\n');
-    expect(applyEdits(text, [{ kind: 'delete', line: 2, before: '{"b":9}' }])).toBeUndefined();
-  });
-});
 
 /** A rule whose fix rewrites the first record's cwd, and (with from/to swapped) one that undoes it. */
 function flip(id: string, from: string, to: string, severity: 'warning' | 'info'): Rule {
@@ -52,9 +30,9 @@ describe('planFile', () => {
   it('applies opt-in fixes only when their rule is named', async () => {
     resetClock();
     const bytes = Buffer.from(jsonl([user('u1', { text: 'typed' }), assistant('a1', { parent: 'u1', toolUse: ['t1'] })]));
-    const unsafe = await planFile(file, bytes, all, { allow: new Set(['safe', 'unsafe']) });
+    const unsafe = await planBytes(file, bytes, all, { allow: new Set(['safe', 'unsafe']) });
     expect(unsafe.applied).toEqual([]);
-    const named = await planFile(file, bytes, all, {
+    const named = await planBytes(file, bytes, all, {
       allow: new Set(['safe', 'unsafe']),
       rules: new Set(['string-content', 'dangling-tool-use']),
     });
@@ -82,7 +60,7 @@ describe('planFile', () => {
         }
       },
     });
-    const plan = await planFile(file, bytes, { rules: [cutter], severities: new Map() }, { allow: new Set(['safe']) });
+    const plan = await planBytes(file, bytes, { rules: [cutter], severities: new Map() }, { allow: new Set(['safe']) });
     expect(plan.applied).toEqual([]);
     expect(plan.after.equals(bytes)).toBe(true);
     expect(plan.skipped.map((s) => s.reason)).toEqual(['not applied: resume would no longer load 2 message(s) it loads today']);
@@ -92,7 +70,7 @@ describe('planFile', () => {
   it('refuses a fix that makes another rule fire (the gate stops fix ping-pong early)', async () => {
     resetClock();
     const bytes = Buffer.from(jsonl([user('u1'), toolResult('r1', { parent: 'u1', toolUseId: 't1' })]));
-    const plan = await planFile(file, bytes, { rules: [flip('on', '/home/u/proj', '/x', 'warning'), flip('off', '/x', '/home/u/proj', 'warning')], severities: new Map() }, { allow: new Set(['safe']) });
+    const plan = await planBytes(file, bytes, { rules: [flip('on', '/home/u/proj', '/x', 'warning'), flip('off', '/x', '/home/u/proj', 'warning')], severities: new Map() }, { allow: new Set(['safe']) });
     expect(plan.applied).toEqual([]);
     expect(plan.skipped.map((s) => s.reason)).toEqual(['not applied: it would add 1 off warning finding(s)']);
   });
@@ -117,7 +95,7 @@ describe('planFile', () => {
         });
       },
     });
-    const plan = await planFile(file, bytes, { rules: [tooDeep], severities: new Map() }, { allow: new Set(['safe']) });
+    const plan = await planBytes(file, bytes, { rules: [tooDeep], severities: new Map() }, { allow: new Set(['safe']) });
     expect(plan.applied).toEqual([]);
     expect(plan.after.equals(bytes)).toBe(true);
     expect(plan.skipped.map((s) => [s.line, s.reason])).toEqual([[2, 'not applied: the record cannot be rewritten (nested too deep)']]);
@@ -135,7 +113,7 @@ describe('planFile', () => {
         }
       },
     });
-    const plan = await planFile(file, bytes, { rules: [breaker], severities: new Map() }, { allow: new Set(['safe']) });
+    const plan = await planBytes(file, bytes, { rules: [breaker], severities: new Map() }, { allow: new Set(['safe']) });
     expect(plan.applied).toEqual([]);
     expect(plan.skipped.map((s) => s.reason)).toEqual([
       "not applied: the record it writes would not match its type's schema (uuid: Invalid input: expected string, received number)",
@@ -146,7 +124,7 @@ describe('planFile', () => {
     resetClock();
     const bytes = Buffer.from(jsonl([user('u1'), toolResult('r1', { parent: 'u1', toolUseId: 't1' })]));
     // Info findings are not counted by the gate, so only the cycle check can stop this.
-    const plan = await planFile(file, bytes, { rules: [flip('on', '/home/u/proj', '/x', 'info'), flip('off', '/x', '/home/u/proj', 'info')], severities: new Map() }, { allow: new Set(['safe']) });
+    const plan = await planBytes(file, bytes, { rules: [flip('on', '/home/u/proj', '/x', 'info'), flip('off', '/x', '/home/u/proj', 'info')], severities: new Map() }, { allow: new Set(['safe']) });
     expect(plan.applied.length).toBeLessThan(MAX_PASSES);
     expect(plan.applied.map((a) => a.ruleId)).toEqual(['on', 'off']);
   });

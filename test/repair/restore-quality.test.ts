@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { classifyPath } from '../../src/core/discovery.js';
 import { resumeModel } from '../../src/core/resume.js';
 import { RULES } from '../../src/rules/index.js';
-import { planFile } from '../../src/repair/plan.js';
+import { planBytes } from '../helpers/plan-bytes.js';
 import { type CorruptionKind, inject, REPAIRABLE_KINDS } from '../support/corrupt.js';
 import { type Corpus, BUNDLED_CORPUS, describeSharedCorpus, indexText, realMainSessions } from '../support/corpus.js';
 
@@ -43,8 +43,8 @@ function restoresWhatWasBroken(corpus: Corpus): void {
         if (intended.length === 0) continue;
         cases++;
         const broken = Buffer.from(injected.text);
-        const plan = await planFile(file, broken, lint, { allow: new Set(['safe', 'unsafe']) });
-        const again = await planFile(file, plan.after, lint, { allow: new Set(['safe', 'unsafe']) });
+        const plan = await planBytes(file, broken, lint, { allow: new Set(['safe', 'unsafe']) });
+        const again = await planBytes(file, plan.after, lint, { allow: new Set(['safe', 'unsafe']) });
         if (!again.after.equals(plan.after)) worse.push(`${f.relative}: a second fix changed the file again`);
         const before = messages(broken);
         const after = messages(plan.after);
@@ -70,7 +70,7 @@ function restoresWhatWasBroken(corpus: Corpus): void {
     const changed: string[] = [];
     for (const f of mains) {
       const bytes = fs.readFileSync(f.absolute);
-      const plan = await planFile(file, bytes, lint, { allow: new Set(['safe', 'unsafe']) });
+      const plan = await planBytes(file, bytes, lint, { allow: new Set(['safe', 'unsafe']) });
       if (!plan.after.equals(bytes)) changed.push(`${f.relative}: ${plan.applied.map((a) => a.ruleId).join(', ')}`);
     }
     expect(changed).toEqual([]);

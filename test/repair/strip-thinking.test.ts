@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { resumeModel } from '../../src/core/resume.js';
 import type { JsonObject } from '../../src/core/types.js';
-import { planFile, type PlanPolicy } from '../../src/repair/plan.js';
+import type { PlanPolicy } from '../../src/repair/plan.js';
+import { planBytes } from '../helpers/plan-bytes.js';
 import { RULES } from '../../src/rules/index.js';
 import { STRIP_THINKING_TITLE, stripThinkingFinding } from '../../src/rules/thinking-signature.js';
 import { thinkingBlock } from '../helpers/fix-twice.js';
@@ -49,7 +50,7 @@ const policy = (allow: readonly ('safe' | 'unsafe')[] = ['safe']): PlanPolicy =>
 
 async function plan(records: readonly JsonObject[] | Buffer, p: PlanPolicy = policy()) {
   const bytes = Buffer.isBuffer(records) ? records : Buffer.from(jsonl(records));
-  return planFile(sessionFileOf({ text: bytes }), bytes, lint, p);
+  return planBytes(sessionFileOf({ text: bytes }), bytes, lint, p);
 }
 
 const linesOf = (bytes: Buffer): JsonObject[] =>

@@ -10,11 +10,11 @@ import { BackupError, CclintError, ConcurrentModificationError, PathError } from
 import type { FsPort } from '../../src/repair/fs-port.js';
 import { isWriterTempName } from '../../src/repair/journal.js';
 import { readAuditLog, restore } from '../../src/repair/restore.js';
-import type { AuditEntry, FilePlan } from '../../src/repair/types.js';
+import type { AuditEntry } from '../../src/repair/types.js';
 import type { CommitOptions } from '../../src/repair/write.js';
 import { commitPlan, recoverJournals } from '../../src/repair/write.js';
 import { memFs } from '../helpers/memfs-port.js';
-import { SID, makePlan, relinkPlan, sha, transcriptLines } from './fixture.js';
+import { SID, makePlan, relinkPlan, sha, type TestPlan, transcriptLines } from './fixture.js';
 
 const HOME = '/home/me';
 const CONFIG = `${HOME}/.claude`;
@@ -31,7 +31,7 @@ const LINE_B = `{"parentUuid":"aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa","type":"use
 
 let vol: InstanceType<typeof Volume>;
 let port: FsPort;
-let plan: FilePlan;
+let plan: TestPlan;
 
 function options(overrides: Partial<CommitOptions> = {}): CommitOptions {
   return { fs: port, env: ENV, cwd: HOME, decidedBy: 'yes', projectsRoot: ROOT, now: () => NOW, isPidAlive: () => false, ...overrides };
@@ -43,7 +43,7 @@ const backups = (): string[] =>
   Object.keys(vol.toJSON()).filter((p) => p.startsWith(`${STATE}/backups/`) && p.endsWith('.bak'));
 
 /** A plan that gives line 3 a new uuid (as a duplicate-uuid fix does): rows appended under the old one cannot follow it. */
-function renumberPlan(): FilePlan {
+function renumberPlan(): TestPlan {
   const lines = transcriptLines();
   const before = lines[2] ?? '';
   const after = before.replace('33333333-3333-4333-8333-333333333333', '44444444-4444-4444-8444-444444444444');

@@ -9,11 +9,11 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { BackupError, ConcurrentModificationError, LiveSessionError, PathError } from '../../src/core/errors.js';
 import type { FsPort } from '../../src/repair/fs-port.js';
 import { readAuditLog, restore } from '../../src/repair/restore.js';
-import type { AuditEdit, AuditEntry, FilePlan } from '../../src/repair/types.js';
+import type { AuditEdit, AuditEntry } from '../../src/repair/types.js';
 import type { CommitOptions } from '../../src/repair/write.js';
 import { auditFixes, cclintHome, commitPlan } from '../../src/repair/write.js';
 import { failingFs, memFs } from '../helpers/memfs-port.js';
-import { SECRET, SID, makePlan, relinkPlan, sha } from './fixture.js';
+import { SECRET, SID, makePlan, relinkPlan, sha, type TestPlan } from './fixture.js';
 
 const HOME = '/home/me';
 const CONFIG = `${HOME}/.claude`;
@@ -31,7 +31,7 @@ const NOW = T0 + 3 * 3_600_000;
 
 let vol: InstanceType<typeof Volume>;
 let port: FsPort;
-let plan: FilePlan;
+let plan: TestPlan;
 
 function options(overrides: Partial<CommitOptions> = {}): CommitOptions {
   return {
@@ -203,7 +203,7 @@ describe('commitPlan', () => {
     it('a copy that does not read back as written', () => {
       const corrupting: FsPort = {
         ...port,
-        writeNewFile: (file, data, opts) => port.writeNewFile(file, Buffer.concat([data, Buffer.from('x')]), opts),
+        writeNewFile: (file, data, opts) => port.writeNewFile(file, Buffer.concat([...(Buffer.isBuffer(data) ? [data] : data), Buffer.from('x')]), opts),
       };
       expect(() => commitPlan(plan, options({ fs: corrupting }))).toThrow(/does not match/);
       expectUntouched();

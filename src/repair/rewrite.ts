@@ -1,0 +1,368 @@
+/**
+ * A planned file as pieces: byte ranges of the file it was planned from,
+ * kept as they are, and the new bytes of the lines a fix rewrites (a piece
+ * table). The planner never copies a session to change a few lines of it:
+ * a 1 GB session with three fixes is three short buffers and four ranges,
+ * read through {@link Rewrite.source} like the file itself. The writer
+ * streams the same pieces into the new file, taking the kept ranges from
+ * the handle whose bytes it has just verified (write.ts).
+ */
+import { createHash, type Hash } from 'node:crypto';
+import type { ByteSource } from '../core/reader.js';
+import type { LineTable } from '../core/session-index.js';
+import type { RecordEdit } from '../core/types.js';
+
+export type Piece =
+  /** Bytes `[start, end)` of the file the plan was made from. */
+  | { readonly kind: 'kept'; readonly start: number; readonly end: number }
+  /** Bytes no earlier version had (a rewritten or inserted line). */
+  | { readonly kind: 'new'; readonly bytes: Buffer }
+  /** Bytes `[start, end)` of another file (the backup a restore puts back). */
+  | { readonly kind: 'file'; readonly path: string; readonly start: number; readonly end: number };
+
+/** Replace bytes `[from, to)` of a rewrite with `bytes`. */
+export interface Splice {
+  readonly from: number;
+  readonly to: number;
+  readonly bytes: Buffer;
+}
+
+/** A change against the original: bytes `[oldFrom, oldTo)` became `bytes`. */
+export interface Change {
+  readonly oldFrom: number;
+  readonly oldTo: number;
+  readonly bytes: Buffer;
+}
+
+function pieceLength(piece: Piece): number {
+  return piece.kind === 'new' ? piece.bytes.length : piece.end - piece.start;
+}
+
+/** A piece cut to `[from, to)` of its own bytes. */
+function slicePiece(piece: Piece, from: number, to: number): Piece {
+  if (piece.kind === 'new') return { kind: 'new', bytes: piece.bytes.subarray(from, to) };
+  return { ...piece, start: piece.start + from, end: piece.start + to };
+}
+
+export class Rewrite {
+  /** Where each piece starts in the new file; one more entry for the end. */
+  private readonly starts: Float64Array;
+
+  private constructor(
+    readonly pieces: readonly Piece[],
+    readonly size: number,
+  ) {
+    this.starts = new Float64Array(pieces.length + 1);
+    let at = 0;
+    pieces.forEach((piece, i) => {
+      this.starts[i] = at;
+      at += pieceLength(piece);
+    });
+    this.starts[pieces.length] = at;
+  }
+
+  /** The pieces, with empty ones dropped and neighbours that continue each other merged. */
+  static of(pieces: readonly Piece[]): Rewrite {
+    const merged: Piece[] = [];
+    let size = 0;
+    for (const piece of pieces) {
+      const length = pieceLength(piece);
+      if (length === 0) continue;
+      size += length;
+      const last = merged[merged.length - 1];
+      if (last?.kind === 'kept' && piece.kind === 'kept' && last.end === piece.start) {
+        merged[merged.length - 1] = { kind: 'kept', start: last.start, end: piece.end };
+      } else if (last?.kind === 'new' && piece.kind === 'new') {
+        merged[merged.length - 1] = { kind: 'new', bytes: Buffer.concat([last.bytes, piece.bytes]) };
+      } else if (last?.kind === 'file' && piece.kind === 'file' && last.path === piece.path && last.end === piece.start) {
+        merged[merged.length - 1] = { ...last, end: piece.end };
+      } else {
+        merged.push(piece);
+      }
+    }
+    return new Rewrite(merged, size);
+  }
+
+  /** The original's first `size` bytes, unchanged. */
+  static identity(size: number): Rewrite {
+    return Rewrite.of([{ kind: 'kept', start: 0, end: size }]);
+  }
+
+  /** The whole new file as one buffer (hand-built plans, tests). */
+  static ofBytes(bytes: Buffer): Rewrite {
+    return Rewrite.of([{ kind: 'new', bytes }]);
+  }
+
+  /** Whether this is the first `size` bytes of the original and nothing else. */
+  isIdentity(size: number): boolean {
+    if (size === 0) return this.pieces.length === 0;
+    const only = this.pieces[0];
+    return this.pieces.length === 1 && only?.kind === 'kept' && only.start === 0 && only.end === size;
+  }
+
+  /** The piece holding byte `position` (binary search over the starts). */
+  private pieceAt(position: number): number {
+    let lo = 0;
+    let hi = this.pieces.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((this.starts[mid] as number) <= position) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /**
+   * Reads up to `length` bytes of the new file at `position` into `target`,
+   * kept ranges from `original`; returns the count (0 at the end).
+   */
+  read(original: ByteSource, target: Buffer, targetOffset: number, length: number, position: number): number {
+    let done = 0;
+    let at = position;
+    if (at >= this.size || length <= 0) return 0;
+    for (let i = this.pieceAt(at); i < this.pieces.length && done < length; i++) {
+      const piece = this.pieces[i] as Piece;
+      const pieceStart = this.starts[i] as number;
+      const from = at - pieceStart;
+      const want = Math.min(length - done, pieceLength(piece) - from);
+      if (piece.kind === 'new') {
+        piece.bytes.copy(target, targetOffset + done, from, from + want);
+      } else if (piece.kind === 'kept') {
+        let got = 0;
+        while (got < want) {
+          const n = original.read(target, targetOffset + done + got, want - got, piece.start + from + got);
+          if (n === 0) throw new Error(`the file being planned is shorter than its plan (at byte ${piece.start + from + got})`);
+          got += n;
+        }
+      } else {
+        throw new Error('a rewrite that copies another file is read by the writer only');
+      }
+      done += want;
+      at += want;
+    }
+    return done;
+  }
+
+  /** The new file as a byte source; closing it leaves `original` open. */
+  source(original: ByteSource): ByteSource {
+    return {
+      size: this.size,
+      read: (target, targetOffset, length, position) => this.read(original, target, targetOffset, length, position),
+      close: () => undefined,
+    };
+  }
+
+  /**
+   * This rewrite with `splices` applied (positions in this rewrite's bytes,
+   * sorted, not overlapping). Pieces are shared, never copied.
+   */
+  splice(splices: readonly Splice[]): Rewrite {
+    const out: Piece[] = [];
+    let i = 0; // next piece not yet (wholly) emitted
+    let offsetInPiece = 0;
+    let at = 0; // position in this rewrite of pieces[i] + offsetInPiece
+    /** Moves to `until`, keeping the bytes passed over when `keep`. */
+    const advance = (until: number, keep: boolean): void => {
+      while (at < until && i < this.pieces.length) {
+        const piece = this.pieces[i] as Piece;
+        const rest = pieceLength(piece) - offsetInPiece;
+        const take = Math.min(rest, until - at);
+        if (keep) out.push(offsetInPiece === 0 && take === rest ? piece : slicePiece(piece, offsetInPiece, offsetInPiece + take));
+        at += take;
+        if (take === rest) {
+          i++;
+          offsetInPiece = 0;
+        } else {
+          offsetInPiece += take;
+        }
+      }
+    };
+    let last = 0;
+    for (const s of splices) {
+      if (s.from < last || s.to < s.from || s.to > this.size) throw new RangeError('splices must be sorted, apart and inside the file');
+      advance(s.from, true);
+      if (s.bytes.length > 0) out.push({ kind: 'new', bytes: s.bytes });
+      advance(s.to, false);
+      last = s.to;
+    }
+    advance(this.size, true);
+    return Rewrite.of(out);
+  }
+
+  /**
+   * What changed against the original (of `originalSize` bytes): each run
+   * of new bytes and removed ranges between kept ranges, in order. A
+   * rewrite that copies another file has no such changes.
+   */
+  changes(originalSize: number): Change[] {
+    const changes: Change[] = [];
+    let expected = 0; // where the original continues after the last kept range
+    let added: Buffer[] = [];
+    const flush = (to: number): void => {
+      if (added.length > 0 || to > expected) changes.push({ oldFrom: expected, oldTo: to, bytes: Buffer.concat(added) });
+      added = [];
+    };
+    for (const piece of this.pieces) {
+      if (piece.kind === 'kept') {
+        flush(piece.start);
+        expected = piece.end;
+      } else if (piece.kind === 'new') {
+        added.push(piece.bytes);
+      } else {
+        throw new Error('a rewrite that copies another file has no changes against the original');
+      }
+    }
+    flush(originalSize);
+    return changes;
+  }
+}
+
+/**
+ * The bytes of the new file, whole: for small hand-built plans and tests.
+ * The planner and the writer never call it.
+ */
+export function rewrittenBytes(rewrite: Rewrite, original: Buffer | ByteSource): Buffer {
+  const source: ByteSource = Buffer.isBuffer(original) ? bufferSourceOf(original) : original;
+  const out = Buffer.alloc(rewrite.size);
+  rewrite.read(source, out, 0, rewrite.size, 0);
+  return out;
+}
+
+function bufferSourceOf(bytes: Buffer): ByteSource {
+  return {
+    size: bytes.length,
+    read: (target, targetOffset, length, position) => {
+      const end = Math.min(bytes.length, position + length);
+      return position >= end ? 0 : bytes.copy(target, targetOffset, position, end);
+    },
+    close: () => undefined,
+  };
+}
+
+/**
+ * Applies record edits (1-based physical lines of the rewrite `lines`
+ * describes) and returns the new rewrite, or undefined when an edit's
+ * `before` is not the line's text (a stale edit): nothing is ever applied
+ * to a line that changed.
+ *
+ * The bytes are those a whole-file rewrite would give: a deleted line goes
+ * with its line end; a replaced line's records are joined with its own line
+ * end, and it always gets one (Claude Code appends after it); inserted
+ * records follow their line, each with `\n`, after a `\n` when that line
+ * had none. Several replaces of one line: the last wins; a delete wins over
+ * a replace. Edits of lines the text does not have change nothing.
+ */
+export function applyLineEdits(
+  rewrite: Rewrite,
+  original: ByteSource,
+  lines: LineTable,
+  edits: readonly RecordEdit[],
+): Rewrite | undefined {
+  const replaced = new Map<number, readonly string[]>();
+  const deleted = new Set<number>();
+  const inserted = new Map<number, string[]>();
+  const raw = new Map<number, Buffer>();
+  const rawLine = (line: number): Buffer => {
+    let bytes = raw.get(line);
+    if (bytes === undefined) {
+      const start = lines.offset(line);
+      const next = start + lines.length(line) + (lines.terminated(line) ? 1 : 0);
+      bytes = Buffer.alloc(next - start);
+      rewrite.read(original, bytes, 0, bytes.length, start);
+      raw.set(line, bytes);
+    }
+    return bytes;
+  };
+  /** Where the line's content ends within its raw bytes (before `\r\n` or `\n`). */
+  const contentEnd = (bytes: Buffer): number => {
+    if (bytes.length === 0 || bytes[bytes.length - 1] !== 0x0a) return bytes.length;
+    const nl = bytes.length - 1;
+    return nl > 0 && bytes[nl - 1] === 0x0d ? nl - 1 : nl;
+  };
+  for (const edit of edits) {
+    const exists = edit.line >= 1 && edit.line <= lines.lineCount;
+    if (edit.kind !== 'insertAfter') {
+      if (!exists) return undefined;
+      const bytes = rawLine(edit.line);
+      const from = edit.line === 1 && lines.hasBom ? 3 : 0;
+      if (bytes.toString('utf8', from, contentEnd(bytes)) !== edit.before) return undefined;
+    }
+    if (!exists) continue;
+    if (edit.kind === 'replace') replaced.set(edit.line, edit.after);
+    else if (edit.kind === 'delete') deleted.add(edit.line);
+    else {
+      const list = inserted.get(edit.line) ?? [];
+      list.push(...edit.after);
+      inserted.set(edit.line, list);
+    }
+  }
+  const touched = [...new Set([...replaced.keys(), ...deleted, ...inserted.keys()])].sort((a, b) => a - b);
+  const splices: Splice[] = [];
+  for (const line of touched) {
+    const start = lines.offset(line);
+    const bytes = rawLine(line);
+    const next = start + bytes.length;
+    const eol = bytes.subarray(contentEnd(bytes));
+    const unterminated = eol.length === 0;
+    const parts: Buffer[] = [];
+    let from = start;
+    if (deleted.has(line)) {
+      // nothing of the line
+    } else if (replaced.has(line)) {
+      const after = replaced.get(line) as readonly string[];
+      parts.push(Buffer.from(after.join(unterminated ? '\n' : eol.toString('latin1'))));
+      parts.push(unterminated ? Buffer.from('\n') : eol);
+    } else {
+      from = next; // the line stays as it is; records go after it
+    }
+    for (const text of inserted.get(line) ?? []) {
+      if (unterminated && !deleted.has(line)) parts.push(Buffer.from('\n'));
+      parts.push(Buffer.from(`${text}\n`));
+    }
+    splices.push({ from, to: next, bytes: Buffer.concat(parts) });
+  }
+  return rewrite.splice(splices);
+}
+
+/**
+ * Reads a source from its first byte to its end, in order, and hashes what
+ * it reads: wrapped around the scan that indexes a planned text, it gives
+ * that text's sha256 without a second read. Reads elsewhere (lines read
+ * back) pass through unhashed.
+ */
+export class HashingSource implements ByteSource {
+  private readonly hash: Hash = createHash('sha256');
+  private hashed = 0;
+
+  constructor(private readonly inner: ByteSource) {}
+
+  get size(): number {
+    return this.inner.size;
+  }
+
+  read(target: Buffer, targetOffset: number, length: number, position: number): number {
+    const n = this.inner.read(target, targetOffset, length, position);
+    if (position === this.hashed && n > 0) {
+      this.hash.update(target.subarray(targetOffset, targetOffset + n));
+      this.hashed += n;
+    }
+    return n;
+  }
+
+  close(): void {
+    this.inner.close();
+  }
+
+  /** The sha256 of all `size` bytes: what the scan did not read is read now. */
+  digest(): string {
+    const size = this.inner.size;
+    const chunk = Buffer.allocUnsafe(Math.min(8 * 1024 * 1024, Math.max(1, size - this.hashed)));
+    while (this.hashed < size) {
+      const n = this.inner.read(chunk, 0, Math.min(chunk.length, size - this.hashed), this.hashed);
+      if (n === 0) throw new Error(`the file being planned is shorter than its plan (at byte ${this.hashed})`);
+      this.hash.update(chunk.subarray(0, n));
+      this.hashed += n;
+    }
+    return this.hash.digest('hex');
+  }
+}
