@@ -476,7 +476,8 @@ export function summarize(
               }
             }
           } else if (kind === 'k') {
-            const key = (b.signature as string).slice(-SIGNATURE_KEY_CHARS);
+            // A copy: a slice of the signature (hundreds of characters) would keep it all alive.
+            const key = Buffer.from((b.signature as string).slice(-SIGNATURE_KEY_CHARS), 'utf8').toString('utf8');
             signatureKeys = signatureKeys === EMPTY ? [key] : [...signatureKeys, key];
           } else if (kind === 'i') {
             const facts = imageFactsOf(b, false);
@@ -540,48 +541,242 @@ export function summarize(
   }
 
   const ts = str(obj.timestamp);
-  return {
+  const subtype = str(obj.subtype);
+  const logicalParentUuid = str(obj.logicalParentUuid);
+  let flags = 0;
+  if (obj.isSidechain === true) flags |= SIDECHAIN;
+  if (obj.isMeta === true) flags |= META;
+  if (obj.isCompactSummary === true) flags |= COMPACT_SUMMARY;
+  if (parentUuidMalformed) flags |= PARENT_MALFORMED;
+  if (bodyMalformed) flags |= BODY_MALFORMED;
+  if (obj.explicit === true) flags |= EXPLICIT;
+  if (obj.teamName !== undefined && obj.teamName !== null && obj.teamName !== '' && obj.teamName !== false) flags |= TEAM_NAME;
+  if (quietReply) flags |= QUIET_REPLY;
+  if (interrupt) flags |= INTERRUPT;
+  if (blankTestedWhole) flags |= BLANK_TESTED_WHOLE;
+  const rare: RareFields =
+    subtype === undefined &&
+    logicalParentUuid === undefined &&
+    leafUuid === undefined &&
+    recovery === undefined &&
+    attachmentType === undefined &&
+    originKind === undefined &&
+    preserved === undefined &&
+    queued === undefined &&
+    commandTag === undefined &&
+    images === NO_IMAGES
+      ? COMMON
+      : { subtype, logicalParentUuid, leafUuid, recovery, attachmentType, originKind, preserved, queued, commandTag, images };
+  return new Summary(
     ordinal,
     line,
     type,
-    subtype: str(obj.subtype),
-    uuid: str(obj.uuid),
+    str(obj.uuid),
     parentUuid,
-    parentUuidMalformed,
-    logicalParentUuid: str(obj.logicalParentUuid),
-    isSidechain: obj.isSidechain === true,
-    timestamp: ts,
-    time: ts === undefined ? Number.NaN : Date.parse(ts),
-    sessionId: intern(str(obj.sessionId), 0),
-    cwd: intern(str(obj.cwd), 1),
-    slug: intern(str(obj.slug), 2),
-    agentId: intern(str(obj.agentId), 3),
-    isMeta: obj.isMeta === true,
-    isCompactSummary: obj.isCompactSummary === true,
+    ts,
+    ts === undefined ? Number.NaN : Date.parse(ts),
+    intern(str(obj.sessionId), 0),
+    intern(str(obj.cwd), 1),
+    intern(str(obj.slug), 2),
+    intern(str(obj.agentId), 3),
     messageId,
     content,
-    bodyMalformed,
-    toolUseIds,
-    toolNames,
-    toolResultIds,
-    sourceToolAssistantUuid: str(obj.sourceToolAssistantUUID),
     excerpt,
-    leafUuid,
-    explicit: obj.explicit === true,
-    recovery,
-    teamName: obj.teamName !== undefined && obj.teamName !== null && obj.teamName !== '' && obj.teamName !== false,
-    attachmentType,
-    originKind,
-    quietReply,
-    preserved,
-    queued,
-    commandTag,
-    interrupt,
-    blocks: internBlocks(blocks),
-    blankTestedWhole,
+    internBlocks(blocks),
+    toolUseIds,
+    toolNames.length === 1 ? internToolName(toolNames) : toolNames,
+    toolResultIds,
+    str(obj.sourceToolAssistantUUID),
     signatureKeys,
-    images,
-  };
+    flags,
+    rare,
+  );
+}
+
+/** Bits of {@link Summary}'s flags: the boolean fields. */
+const SIDECHAIN = 1;
+const META = 2;
+const COMPACT_SUMMARY = 4;
+const PARENT_MALFORMED = 8;
+const BODY_MALFORMED = 16;
+const EXPLICIT = 32;
+const TEAM_NAME = 64;
+const QUIET_REPLY = 128;
+const INTERRUPT = 256;
+const BLANK_TESTED_WHOLE = 512;
+
+/** The fields most records leave at their default, kept apart so those records share one object for them. */
+interface RareFields {
+  readonly subtype: string | undefined;
+  readonly logicalParentUuid: string | undefined;
+  readonly leafUuid: string | null | undefined;
+  readonly recovery: Recovery | undefined;
+  readonly attachmentType: string | undefined;
+  readonly originKind: string | undefined;
+  readonly preserved: PreservedInfo | undefined;
+  readonly queued: QueuedCommand | undefined;
+  readonly commandTag: 'record' | 'output' | 'caveat' | undefined;
+  readonly images: readonly ImageFacts[];
+}
+
+const COMMON: RareFields = Object.freeze({
+  subtype: undefined,
+  logicalParentUuid: undefined,
+  leafUuid: undefined,
+  recovery: undefined,
+  attachmentType: undefined,
+  originKind: undefined,
+  preserved: undefined,
+  queued: undefined,
+  commandTag: undefined,
+  images: NO_IMAGES,
+});
+
+/** One array per tool name for single-call rows (most tool calls), shared by every record that names it. */
+const toolNameArrays = new Map<string, readonly string[]>();
+
+function internToolName(names: readonly string[]): readonly string[] {
+  const name = names[0] as string;
+  let shared = toolNameArrays.get(name);
+  if (shared === undefined) {
+    if (toolNameArrays.size >= 4096) return names; // a file of made-up names does not grow the table without end
+    shared = Object.freeze([name]);
+    toolNameArrays.set(name, shared);
+  }
+  return shared;
+}
+
+/**
+ * A {@link RecordSummary} as the index keeps it. A 1 GB session has
+ * 300,000 records, so their size is most of an index's: the ten boolean
+ * fields are bits of one number and the ten fields most records leave
+ * unset sit in one object that those records share, read through getters.
+ * An object of 40 fields cost about 340 bytes a record; this one about 200.
+ */
+class Summary implements RecordSummary {
+  constructor(
+    readonly ordinal: number,
+    readonly line: number,
+    readonly type: string,
+    readonly uuid: string | undefined,
+    readonly parentUuid: string | null | undefined,
+    readonly timestamp: string | undefined,
+    readonly time: number,
+    readonly sessionId: string | undefined,
+    readonly cwd: string | undefined,
+    readonly slug: string | undefined,
+    readonly agentId: string | undefined,
+    readonly messageId: string | undefined,
+    readonly content: ContentShape,
+    readonly excerpt: string,
+    readonly blocks: string,
+    readonly toolUseIds: readonly string[],
+    readonly toolNames: readonly string[],
+    readonly toolResultIds: readonly string[],
+    readonly sourceToolAssistantUuid: string | undefined,
+    readonly signatureKeys: readonly string[],
+    readonly flags: number,
+    readonly rare: RareFields,
+  ) {}
+
+  get isSidechain(): boolean {
+    return (this.flags & SIDECHAIN) !== 0;
+  }
+  get isMeta(): boolean {
+    return (this.flags & META) !== 0;
+  }
+  get isCompactSummary(): boolean {
+    return (this.flags & COMPACT_SUMMARY) !== 0;
+  }
+  get parentUuidMalformed(): boolean {
+    return (this.flags & PARENT_MALFORMED) !== 0;
+  }
+  get bodyMalformed(): boolean {
+    return (this.flags & BODY_MALFORMED) !== 0;
+  }
+  get explicit(): boolean {
+    return (this.flags & EXPLICIT) !== 0;
+  }
+  get teamName(): boolean {
+    return (this.flags & TEAM_NAME) !== 0;
+  }
+  get quietReply(): boolean {
+    return (this.flags & QUIET_REPLY) !== 0;
+  }
+  get interrupt(): boolean {
+    return (this.flags & INTERRUPT) !== 0;
+  }
+  get blankTestedWhole(): boolean {
+    return (this.flags & BLANK_TESTED_WHOLE) !== 0;
+  }
+  get subtype(): string | undefined {
+    return this.rare.subtype;
+  }
+  get logicalParentUuid(): string | undefined {
+    return this.rare.logicalParentUuid;
+  }
+  get leafUuid(): string | null | undefined {
+    return this.rare.leafUuid;
+  }
+  get recovery(): Recovery | undefined {
+    return this.rare.recovery;
+  }
+  get attachmentType(): string | undefined {
+    return this.rare.attachmentType;
+  }
+  get originKind(): string | undefined {
+    return this.rare.originKind;
+  }
+  get preserved(): PreservedInfo | undefined {
+    return this.rare.preserved;
+  }
+  get queued(): QueuedCommand | undefined {
+    return this.rare.queued;
+  }
+  get commandTag(): 'record' | 'output' | 'caveat' | undefined {
+    return this.rare.commandTag;
+  }
+  get images(): readonly ImageFacts[] {
+    return this.rare.images;
+  }
+}
+
+/**
+ * A copy of a summary with some fields changed (the SDK reader's view of a
+ * queued command as the prompt it became). A summary's fields are not all
+ * its own properties, so an object spread would lose some.
+ */
+export function withFields(
+  r: RecordSummary,
+  changes: Pick<RecordSummary, 'type' | 'uuid' | 'isMeta' | 'originKind'>,
+): RecordSummary {
+  const base = r as Summary;
+  const flags = changes.isMeta ? base.flags | META : base.flags & ~META;
+  const rare = { ...base.rare, originKind: changes.originKind };
+  return new Summary(
+    r.ordinal,
+    r.line,
+    changes.type,
+    changes.uuid,
+    r.parentUuid,
+    r.timestamp,
+    r.time,
+    r.sessionId,
+    r.cwd,
+    r.slug,
+    r.agentId,
+    r.messageId,
+    r.content,
+    r.excerpt,
+    r.blocks,
+    r.toolUseIds,
+    r.toolNames,
+    r.toolResultIds,
+    r.sourceToolAssistantUuid,
+    r.signatureKeys,
+    flags,
+    rare,
+  );
 }
 
 function preservedInfo(meta: JsonObject): PreservedInfo | undefined {

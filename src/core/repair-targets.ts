@@ -29,6 +29,7 @@
  */
 import { createHash } from 'node:crypto';
 import { expectedRoot, isMainChainRow, TIMESTAMP_BRIDGE_MS } from './analysis.js';
+import { addTo, trimmed } from './collections.js';
 import { type RecordSummary, isCompactBoundary } from './records.js';
 import type { SessionIndex } from './session-index.js';
 
@@ -89,20 +90,12 @@ function facts(index: SessionIndex): Facts {
     if (!isConversational(r) || r.uuid === undefined) continue;
     if (!Number.isNaN(r.time)) byTime.push(r);
     if (r.type === 'assistant') {
-      for (const t of r.toolUseIds) {
-        const list = toolOwners.get(t);
-        if (list === undefined) toolOwners.set(t, [r]);
-        else list.push(r);
-      }
-      if (r.messageId !== undefined) {
-        const list = responses.get(r.messageId);
-        if (list === undefined) responses.set(r.messageId, [r]);
-        else list.push(r);
-      }
+      for (const t of r.toolUseIds) addTo(toolOwners, t, r);
+      if (r.messageId !== undefined) addTo(responses, r.messageId, r);
     }
   }
   byTime.sort((a, b) => a.time - b.time || a.ordinal - b.ordinal);
-  f = { byTime, abandonedRoot: abandonedAttempts(index), toolOwners, responses };
+  f = { byTime, abandonedRoot: abandonedAttempts(index), toolOwners: trimmed(toolOwners), responses: trimmed(responses) };
   factsCache.set(index, f);
   return f;
 }

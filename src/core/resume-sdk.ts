@@ -16,7 +16,7 @@
  * queued commands absorbed mid-turn (both rare). Checked against the real
  * reader by the differential test in test/oracle.
  */
-import type { RecordSummary } from './records.js';
+import { type RecordSummary, withFields } from './records.js';
 import type { SessionIndex } from './session-index.js';
 
 /** Why the SDK reader's walk back from the leaf ended. */
@@ -481,7 +481,7 @@ function convertQueued(list: readonly RecordSummary[], trailing: ReadonlySet<Rec
     const uuid = q.sourceUuid ?? (r.uuid as string);
     if (uuid !== r.uuid && uuids.has(uuid)) return r;
     uuids.add(uuid);
-    return { ...r, type: 'user', uuid, isMeta: q.isMeta, originKind: q.originKind };
+    return withFields(r, { type: 'user', uuid, isMeta: q.isMeta, originKind: q.originKind });
   });
 }
 

@@ -6,6 +6,7 @@
  */
 import { isAscii, isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
+import { addTo, trimmed } from './collections.js';
 import { jsonTextOfAnyDepth } from './json-text.js';
 import { type ByteSource, type LineView, type ReadStats, scanLineViews } from './reader.js';
 import { type InvalidReason, parseLine, parseObject } from './parse-line.js';
@@ -690,12 +691,9 @@ export class SessionIndex {
       const table = new Map<string, RecordSummary[]>();
       for (const r of this.effectiveRecords()) {
         if (r.type !== 'assistant' || r.messageId === undefined) continue;
-        const key = responseKey(r);
-        const list = table.get(key);
-        if (list === undefined) table.set(key, [r]);
-        else list.push(r);
+        addTo(table, responseKey(r), r);
       }
-      this.responseCache = table;
+      this.responseCache = trimmed(table);
     }
     return this.responseCache.get(responseKey(record)) ?? [record];
   }

@@ -17,14 +17,19 @@ const CHUNK = 8 * 1024 * 1024;
 export interface Content {
   readonly size: number;
   readonly sha256: string;
-  /** The bytes in order, in pieces of at most 8 MB; each call starts over. */
+  /** The bytes in order, in pieces of at most 8 MB, each valid until the next is asked for; each call starts over. */
   chunks(): Iterable<Buffer>;
 }
 
-/** Bytes `[start, end)` behind a handle; stops early where the inode is shorter. */
+/**
+ * Bytes `[start, end)` behind a handle, in one reused buffer (a chunk is
+ * valid until the next is asked for); stops early where the inode is
+ * shorter.
+ */
 export function* handleRange(handle: ReadHandle, start: number, end: number): Generator<Buffer> {
+  const buffer = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, end - start)));
   for (let at = start; at < end; ) {
-    const chunk = handle.read(at, Math.min(CHUNK, end - at));
+    const chunk = handle.read(at, Math.min(buffer.length, end - at), buffer);
     if (chunk.length === 0) return;
     yield chunk;
     at += chunk.length;

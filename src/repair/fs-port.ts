@@ -31,8 +31,11 @@ export interface ReadHandle {
   size(): number;
   /** The inode number (see {@link FileStat.ino}). */
   ino(): number;
-  /** Up to `length` bytes from `position` (fewer at the end). */
-  read(position: number, length: number): Buffer;
+  /**
+   * Up to `length` bytes from `position` (fewer at the end); into `into`
+   * when given (then valid until it is used again), else a new buffer.
+   */
+  read(position: number, length: number, into?: Buffer): Buffer;
   close(): void;
 }
 
@@ -51,8 +54,8 @@ export interface FsPort {
   openRead(file: string): ReadHandle;
   /**
    * Creates a new file (fails if it exists) with `mode`, writes `data` (a
-   * buffer, or buffers in order: a big file is never held whole), fsyncs it
-   * and its folder.
+   * buffer, or buffers in order, each valid only until the next is asked
+   * for: a big file is never held whole), fsyncs it and its folder.
    */
   writeNewFile(file: string, data: Buffer | Iterable<Buffer>, options: { readonly mode: number }): void;
   /** Renames (replacing `to` atomically) and fsyncs the folder. */
@@ -105,8 +108,8 @@ export function nodeFs(): FsPort {
       return {
         size: () => fs.fstatSync(fd).size,
         ino: () => fs.fstatSync(fd).ino,
-        read(position, length) {
-          const buffer = Buffer.allocUnsafe(Math.max(0, length));
+        read(position, length, into) {
+          const buffer = into !== undefined && into.length >= length ? into : Buffer.allocUnsafe(Math.max(0, length));
           let got = 0;
           while (got < length) {
             const n = fs.readSync(fd, buffer, got, length - got, position + got);

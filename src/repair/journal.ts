@@ -70,14 +70,12 @@ export function isWriterTempName(file: string, name: string, id?: string): boole
 export function hashPrefix(handle: ReadHandle, length: number): string | undefined {
   if (handle.size() < length) return undefined;
   const hash = createHash('sha256');
-  const CHUNK = 8 * 1024 * 1024;
-  for (let at = 0; at < length; ) {
-    const chunk = handle.read(at, Math.min(CHUNK, length - at));
-    if (chunk.length === 0) return undefined;
+  let at = 0;
+  for (const chunk of handleRange(handle, 0, length)) {
     hash.update(chunk);
     at += chunk.length;
   }
-  return hash.digest('hex');
+  return at === length ? hash.digest('hex') : undefined;
 }
 
 function prefixIs(port: FsPort, file: string, length: number, sha: string): boolean {

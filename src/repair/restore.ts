@@ -205,15 +205,16 @@ function uuidsIn(handle: ReadHandle, start: number, end: number): Set<string> {
   const source: ByteSource = {
     size: end - start,
     read(target, targetOffset, length, position) {
-      const bytes = handle.read(start + position, Math.max(0, Math.min(length, end - start - position)));
-      return bytes.copy(target, targetOffset);
+      const want = Math.max(0, Math.min(length, end - start - position));
+      return handle.read(start + position, want, target.subarray(targetOffset, targetOffset + want)).length;
     },
     close: () => undefined,
   };
   scanLineViews(source, (line) => {
     if (line.bytes === undefined) return;
     for (const match of line.bytes.toString('latin1', line.start, line.end).matchAll(UUID_FIELD)) {
-      if (match[1] !== undefined) found.add(match[1]);
+      // A copy: the match is a slice of the line, and would keep every line of the file alive.
+      if (match[1] !== undefined) found.add(Buffer.from(match[1], 'latin1').toString('latin1'));
     }
   });
   return found;

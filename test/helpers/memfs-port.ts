@@ -32,8 +32,8 @@ export function memFs(volume: InstanceType<typeof Volume>, hooks: { sleep?: (ms:
       return {
         size: () => Number(fs.fstatSync(fd).size),
         ino: () => Number(fs.fstatSync(fd).ino),
-        read(position, length) {
-          const buffer = Buffer.alloc(Math.max(0, length));
+        read(position, length, into) {
+          const buffer = into !== undefined && into.length >= length ? into : Buffer.alloc(Math.max(0, length));
           const n = length > 0 ? fs.readSync(fd, buffer, 0, length, position) : 0;
           return buffer.subarray(0, n);
         },
@@ -41,7 +41,8 @@ export function memFs(volume: InstanceType<typeof Volume>, hooks: { sleep?: (ms:
       };
     },
     writeNewFile(file, data, { mode }) {
-      fs.writeFileSync(file, Buffer.isBuffer(data) ? data : Buffer.concat([...data]), { mode, flag: 'wx' });
+      // Each chunk is copied: the writer may reuse its buffer for the next one.
+      fs.writeFileSync(file, Buffer.isBuffer(data) ? data : Buffer.concat([...data].map((chunk) => Buffer.from(chunk))), { mode, flag: 'wx' });
       fs.chmodSync(file, mode);
     },
     rename: (from, to) => fs.renameSync(from, to),

@@ -1,0 +1,71 @@
+/**
+ * The index's compact record summary (src/core/records.ts): booleans kept as
+ * bits and the fields most records leave unset kept in one shared object
+ * must read back as the record says, for every field, and a copy with
+ * changed fields (the SDK reader's queued prompt) must keep the others.
+ */
+import { describe, expect, it } from 'vitest';
+import { addTo, trimmed } from '../../src/core/collections.js';
+import { type RecordSummary, summarize, withFields } from '../../src/core/records.js';
+import type { JsonObject } from '../../src/core/types.js';
+
+const keep = (s: string | undefined): string | undefined => s;
+const of = (record: JsonObject): RecordSummary => summarize(record, 7, 3, undefined, keep);
+
+describe('record summary', () => {
+  it('reads every boolean back from its bit', () => {
+    const flags = ['isSidechain', 'isMeta', 'isCompactSummary', 'explicit'] as const;
+    for (const flag of flags) {
+      const r = of({ type: 'user', uuid: 'u', [flag]: true, message: { role: 'user', content: 'hi' } });
+      for (const other of flags) expect(r[other], `${flag} set, ${other} read`).toBe(other === flag);
+      expect(r.teamName).toBe(false);
+    }
+    expect(of({ type: 'user', uuid: 'u', teamName: 'red', message: { role: 'user', content: 'x' } }).teamName).toBe(true);
+    expect(of({ type: 'user', uuid: 'u', parentUuid: 5, message: { role: 'user', content: 'x' } }).parentUuidMalformed).toBe(true);
+    expect(of({ type: 'assistant', uuid: 'a', message: { role: 'assistant', content: '  ' } }).bodyMalformed).toBe(true);
+    expect(of({ type: 'user', uuid: 'u', message: { role: 'user', content: '[Request interrupted by user]' } }).interrupt).toBe(true);
+    const quiet = of({ type: 'assistant', uuid: 'a', closesQuietTurn: true, message: { role: 'assistant', content: [{ type: 'text', text: 'No response requested.' }] } });
+    expect(quiet.quietReply).toBe(true);
+  });
+
+  it('reads the rarely set fields, and shares them where unset', () => {
+    const plain = of({ type: 'user', uuid: 'u', message: { role: 'user', content: 'hi' } });
+    expect([plain.subtype, plain.logicalParentUuid, plain.leafUuid, plain.attachmentType, plain.originKind, plain.queued, plain.commandTag]).toEqual([
+      undefined, undefined, undefined, undefined, undefined, undefined, undefined,
+    ]);
+    expect(plain.images).toEqual([]);
+    const boundary = of({ type: 'system', subtype: 'compact_boundary', uuid: 's', logicalParentUuid: 'p', origin: { kind: 'task' } });
+    expect([boundary.subtype, boundary.logicalParentUuid, boundary.originKind]).toEqual(['compact_boundary', 'p', 'task']);
+    expect(of({ type: 'last-prompt', leafUuid: 'leaf', lastPrompt: 'go' }).leafUuid).toBe('leaf');
+    expect(of({ type: 'attachment', uuid: 't', attachment: { type: 'queued_command', prompt: 'later' } }).attachmentType).toBe('queued_command');
+    expect(of({ type: 'user', uuid: 'u', message: { role: 'user', content: '<command-name>/clear</command-name>' } }).commandTag).toBe('record');
+  });
+
+  it('keeps the fields it is not told to change in a copy', () => {
+    const r = of({ type: 'attachment', uuid: 'q', parentUuid: 'p', isSidechain: true, timestamp: '2026-01-01T00:00:00.000Z', attachment: { type: 'queued_command', prompt: 'later' } });
+    const copy = withFields(r, { type: 'user', uuid: 'q2', isMeta: true, originKind: 'human' });
+    expect([copy.type, copy.uuid, copy.isMeta, copy.originKind]).toEqual(['user', 'q2', true, 'human']);
+    expect([copy.ordinal, copy.line, copy.parentUuid, copy.isSidechain, copy.timestamp, copy.time, copy.attachmentType, copy.excerpt]).toEqual([
+      3, 7, 'p', true, '2026-01-01T00:00:00.000Z', Date.parse('2026-01-01T00:00:00.000Z'), 'queued_command', 'later',
+    ]);
+    expect(r.isMeta).toBe(false);
+    expect(withFields(copy, { type: 'user', uuid: 'q3', isMeta: false, originKind: undefined }).isMeta).toBe(false);
+  });
+
+  it('keeps a signature key as a string of its own, not a slice of the signature', () => {
+    const signature = `${'S'.repeat(500)}abcdefghijklmnopqrstuvwx`;
+    const r = of({ type: 'assistant', uuid: 'a', message: { role: 'assistant', content: [{ type: 'thinking', thinking: 't', signature }] } });
+    expect(r.signatureKeys).toEqual(['abcdefghijklmnopqrstuvwx']);
+  });
+});
+
+describe('grouped tables', () => {
+  it('group in order and keep every entry after trimming', () => {
+    const table = new Map<string, number[]>();
+    for (const [k, v] of [['a', 1], ['b', 2], ['a', 3], ['a', 4]] as const) addTo(table, k, v);
+    expect([...trimmed(table)]).toEqual([
+      ['a', [1, 3, 4]],
+      ['b', [2]],
+    ]);
+  });
+});
