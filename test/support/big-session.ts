@@ -6,6 +6,7 @@
  * that changes one line and no uuid). Also the rows a live session appends.
  */
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 
 export const BIG_SID = '5e551011-0000-4000-8000-00000000b16e';
 
@@ -47,4 +48,30 @@ export function brokenSession(bytes: number, pad = 900, sid = BIG_SID): { text: 
     parent = rowUuid('main', n);
   }
   return { text: Buffer.from(`${parts.join('\n')}\n`), rows, last: parent as string };
+}
+
+/**
+ * {@link brokenSession} written straight to `file` in batches, for sizes a
+ * string or a buffer cannot hold (a 1 GB session). Returns the row count.
+ */
+export function writeBrokenSession(file: string, bytes: number, pad = 900, sid = BIG_SID): number {
+  const approx = 400 + pad;
+  const rows = Math.max(8, Math.round(bytes / approx)) & ~1;
+  const broken = (rows / 2) & ~1;
+  const fd = fs.openSync(file, 'w');
+  try {
+    let batch: string[] = [];
+    let parent: string | null = null;
+    for (let n = 0; n < rows; n++) {
+      batch.push(row('main', n, n === broken ? rowUuid('phantom', 0) : parent, pad, sid));
+      parent = rowUuid('main', n);
+      if (batch.length === 1000 || n === rows - 1) {
+        fs.writeSync(fd, `${batch.join('\n')}\n`);
+        batch = [];
+      }
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  return rows;
 }
