@@ -73,5 +73,54 @@ const JSON_RAW_UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
  * reads back exactly the value, and a terminal showing the report is safe.
  */
 export function terminalSafeJson(value: unknown, indent = 2): string {
-  return JSON.stringify(value, null, indent).replace(JSON_RAW_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return safeJsonText(JSON.stringify(value, null, indent));
+}
+
+function safeJsonText(text: string): string {
+  return text.replace(JSON_RAW_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Arrays and objects with more members than this are written member by member, at any depth. */
+const CHUNKED_MEMBERS = 64;
+/** Containers this close to the top are written member by member whatever their size (a report's files, their findings). */
+const CHUNKED_DEPTH = 3;
+
+/**
+ * {@link terminalSafeJson} of plain data in pieces: the same text, but the
+ * top containers and any with many members are written one member at a
+ * time, so a report of 200,000 findings is never one string of 80 MB (and
+ * its copies).
+ */
+export function* terminalSafeJsonChunks(value: unknown, indent = 2): Generator<string> {
+  yield* chunksOf(value, indent, 0);
+}
+
+/** Members as `JSON.stringify` writes them: skipped in objects, null in arrays. */
+function membersOf(value: object): Array<[string | undefined, unknown]> {
+  const omitted = (v: unknown): boolean => v === undefined || typeof v === 'function' || typeof v === 'symbol';
+  return Array.isArray(value)
+    ? value.map((v: unknown) => [undefined, omitted(v) ? null : v])
+    : Object.entries(value).filter(([, v]) => !omitted(v));
+}
+
+function* chunksOf(value: unknown, indent: number, depth: number): Generator<string> {
+  const container =
+    value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON !== 'function' ? value : undefined;
+  const members = container === undefined ? undefined : membersOf(container);
+  if (members === undefined || members.length === 0 || (depth >= CHUNKED_DEPTH && members.length <= CHUNKED_MEMBERS)) {
+    // JSON.stringify indents nested lines from column 0; shift them to this depth.
+    const text = JSON.stringify(value, null, indent) ?? 'null';
+    yield safeJsonText(depth === 0 ? text : text.replaceAll('\n', `\n${' '.repeat(indent * depth)}`));
+    return;
+  }
+  const [open, close] = Array.isArray(container) ? ['[', ']'] : ['{', '}'];
+  const inner = ' '.repeat(indent * (depth + 1));
+  yield `${open}\n`;
+  for (let i = 0; i < members.length; i++) {
+    const [key, member] = members[i] as [string | undefined, unknown];
+    yield key === undefined ? inner : `${inner}${safeJsonText(JSON.stringify(key))}: `;
+    yield* chunksOf(member, indent, depth + 1);
+    yield i < members.length - 1 ? ',\n' : '\n';
+  }
+  yield `${' '.repeat(indent * depth)}${close}`;
 }

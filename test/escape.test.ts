@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeForTerminal, terminalSafeJson } from '../src/escape.js';
+import { escapeForTerminal, terminalSafeJson, terminalSafeJsonChunks } from '../src/escape.js';
 
 /** Every code point a terminal may act on, per class. */
 const C0 = Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(i));
@@ -54,5 +54,35 @@ describe('terminalSafeJson', () => {
     const value = { a: [1, 'é 😀'], b: null };
     expect(terminalSafeJson(value)).toBe(JSON.stringify(value, null, 2));
     expect(terminalSafeJson(value, 0)).toBe(JSON.stringify(value));
+  });
+});
+
+describe('terminalSafeJsonChunks', () => {
+  const join = (value: unknown, indent?: number): string => [...terminalSafeJsonChunks(value, indent)].join('');
+
+  it('writes exactly the text of terminalSafeJson, in pieces', () => {
+    const many = Array.from({ length: 300 }, (_, i) => ({ i, text: `line ${i}\n\u2028\u0085`, nested: { deep: [i, { x: [] }], empty: {} } }));
+    const values: unknown[] = [
+      null,
+      7,
+      'a\u202eb',
+      [],
+      {},
+      [1, [2, [3, [4, [5, [6]]]]]],
+      { a: undefined, b: () => 1, c: [undefined, Number.NaN, Number.POSITIVE_INFINITY, () => 2], d: new Date(0), 'k\u2028': '\u009b' },
+      { version: 2, results: [{ filePath: 'x', messages: many }, { filePath: 'y', messages: [] }], summary: { files: 2 } },
+      { wide: Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`key${i}`, many.slice(0, i % 3)])) },
+      many,
+    ];
+    for (const value of values) {
+      expect(join(value)).toBe(terminalSafeJson(value));
+      expect(join(value, 4)).toBe(terminalSafeJson(value, 4));
+    }
+  });
+
+  it('writes a long array member by member', () => {
+    const pieces = [...terminalSafeJsonChunks({ results: [{ messages: Array.from({ length: 1000 }, (_, i) => ({ i })) }] })];
+    expect(pieces.length).toBeGreaterThan(1000);
+    expect(Math.max(...pieces.map((p) => p.length))).toBeLessThan(100);
   });
 });

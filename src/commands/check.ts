@@ -9,7 +9,7 @@ import { openCache } from '../engine/cache.js';
 import { lintGroups, startLintThreads } from '../engine/parallel.js';
 import type { FileResult } from '../core/types.js';
 import { countBySeverity } from '../core/types.js';
-import { FORMATTERS, formatterNames } from '../formatters/index.js';
+import { CHUNKED_FORMATTERS, type FormatContext, FORMATTERS, formatterNames } from '../formatters/index.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
 import { RULES } from '../rules/index.js';
@@ -195,6 +195,12 @@ function keepAtLeast(results: readonly FileResult[], level: 'error' | 'warning')
   });
 }
 
+/** The pieces, then one more. */
+function* followedBy(pieces: Iterable<string>, last: string): Generator<string> {
+  yield* pieces;
+  yield last;
+}
+
 export function checkCommand(io: Io, setExit: (code: number) => void): Command {
   return new Command('check')
     .description('lint transcripts and report what each break costs on resume; never writes anything')
@@ -242,7 +248,8 @@ Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 ccli
         options.quiet === true ? keepAtLeast(run.results, 'error') : hideInfo ? keepAtLeast(run.results, 'warning') : run.results;
       const hiddenInfo = hideInfo && options.quiet !== true ? countBySeverity(run.results.flatMap((r) => r.findings)).infoCount : 0;
       const { warningCount } = countBySeverity(run.results.flatMap((r) => r.findings));
-      const formatter = FORMATTERS[options.format];
+      const chunked = CHUNKED_FORMATTERS[options.format];
+      const formatter = chunked ?? ((results: typeof shown, context: FormatContext) => [FORMATTERS[options.format](results, context)]);
       const output = formatter(shown, {
         cwd: io.cwd,
         color: options.outputFile === undefined && useColor(io.stdout, io.env, options.color),
@@ -261,7 +268,7 @@ Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 ccli
             : undefined,
       });
       const hint = hiddenInfo > 0 ? `  ${hiddenInfo.toLocaleString('en-US')} info finding(s) not listed; --verbose lists them\n` : '';
-      writeReport(io, output + hint, options.outputFile);
+      writeReport(io, followedBy(output, hint), options.outputFile);
       setExit(checkExitCode(run, options.maxWarnings));
     });
 }

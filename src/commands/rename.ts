@@ -23,6 +23,7 @@ import { lintIndex } from '../engine/linter.js';
 import { escapeForTerminal } from '../escape.js';
 import { critical } from '../interrupt.js';
 import type { Io } from '../io.js';
+import { remainingOf } from '../repair/plan.js';
 import { HashingSource, Rewrite } from '../repair/rewrite.js';
 import type { AuditEntry, FilePlan } from '../repair/types.js';
 import { runConfig, undoCommand, writeOptions } from './shared.js';
@@ -101,7 +102,7 @@ export function renamePlan(index: SessionIndex, source: ByteSource, title: strin
     sha256After,
     applied: [{ ruleId: RENAME_ID, title: `set the title to "${title}"`, applicability: 'safe', edits: [edit], pass: 1 }],
     skipped: [],
-    remaining: lintIndex(renamed, lint),
+    ...remainingOf(lintIndex(renamed, lint)),
     resumeBefore: before.resume,
     resumeAfter: afterSummary.resume,
     scoreBefore: before.score,

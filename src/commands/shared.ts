@@ -140,11 +140,20 @@ export function sessionProgress(io: Io, verb: string, total: number, show = true
  * command line would overwrite a conversation), and a new one would be
  * read as a transcript by the next run.
  */
-export function writeFileFor(flag: string, file: string, text: string): void {
+export function writeFileFor(flag: string, file: string, text: string | Iterable<string>): void {
   checkWritableTarget(flag, file);
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, text);
+    if (typeof text === 'string') {
+      fs.writeFileSync(file, text);
+    } else {
+      const fd = fs.openSync(file, 'w');
+      try {
+        for (const piece of text) fs.writeSync(fd, piece);
+      } finally {
+        fs.closeSync(fd);
+      }
+    }
   } catch (error) {
     throw new PathError(`${flag}: ${describeFsError(error, file)}`);
   }
@@ -164,10 +173,17 @@ export function checkWritableTarget(flag: string, file: string): void {
   if (isFolder) throw new UsageError(`${flag}: is a folder; give a file path`);
 }
 
-/** A report goes to `--output-file` when given (ESLint's `-o`), else to stdout. */
-export function writeReport(io: Io, text: string, outputFile: string | undefined): void {
-  if (outputFile === undefined) io.stdout.write(text);
-  else writeFileFor(`--output-file ${outputFile}`, path.resolve(io.cwd, outputFile), text);
+/**
+ * A report goes to `--output-file` when given (ESLint's `-o`), else to
+ * stdout; a big one comes in pieces, written as they come.
+ */
+export function writeReport(io: Io, text: string | Iterable<string>, outputFile: string | undefined): void {
+  const pieces = typeof text === 'string' ? [text] : text;
+  if (outputFile === undefined) {
+    for (const piece of pieces) io.stdout.write(piece);
+  } else {
+    writeFileFor(`--output-file ${outputFile}`, path.resolve(io.cwd, outputFile), pieces);
+  }
 }
 
 /** The write flags `fix` and `rename` share. */

@@ -246,7 +246,8 @@ export function checkRequest(index: SessionIndex, chain: readonly RecordSummary[
   const add = (rule: ApiRuleId, record: RecordSummary): void => {
     violations.push({ rule, record, message: API_ERROR_TEXT[rule] });
   };
-  const carried = new Set<RecordSummary>();
+  // By ordinal: the rows sent, on a chain of hundreds of thousands.
+  const carried = new Uint8Array(index.records.length);
   const seenCalls = new Set<string>();
   let repeated: ReadonlyMap<string, readonly RecordSummary[]> | undefined;
   const sent: Array<{ m: ApiMessage; blocks: Block[] }> = [];
@@ -265,7 +266,7 @@ export function checkRequest(index: SessionIndex, chain: readonly RecordSummary[
   const quietTurn = after.some((m) => m.role === 'user' && m.rows.some((r) => r.type === 'user' && r.commandTag !== undefined));
   const latest = quietTurn ? undefined : lastSent;
   for (const { m, blocks } of sent) {
-    for (const b of blocks) carried.add(b.row);
+    for (const b of blocks) carried[b.row.ordinal] = 1;
     for (const b of blocks) {
       if (b.kind !== 'S' || violations.some((v) => v.record === b.row)) continue;
       // A row hanging from the response between call and result: the CLI puts it back in file order.
@@ -307,7 +308,7 @@ export function checkRequest(index: SessionIndex, chain: readonly RecordSummary[
     if (m.role !== 'user') continue;
     for (const row of m.rows) {
       if (row.type !== 'user') continue;
-      carried.add(row);
+      carried[row.ordinal] = 1;
       // Measured: merged with other rows into one user message, a blank
       // string becomes a text block the CLI drops; alone it is sent as is.
       if (row.content === 'string' && row.blocks === 'b' && m.rows.length === 1) add(row.excerpt === '' ? 'empty-text' : 'whitespace-text', row);
@@ -323,7 +324,7 @@ export function checkRequest(index: SessionIndex, chain: readonly RecordSummary[
       if (problem !== undefined) add(problem, row);
     }
   }
-  return { valid: violations.length === 0, violations, imageCount, carries: (r) => carried.has(r) };
+  return { valid: violations.length === 0, violations, imageCount, carries: (r) => carried[r.ordinal] === 1 };
 }
 
 /** The violations as reported: one per rule and row, in line order. */

@@ -9,7 +9,7 @@
 import type { ForkSummary } from '../core/types.js';
 import type { Applicability, FileResult, Finding, ResumeSummary, Severity } from '../core/types.js';
 import type { FormatContext, Formatter } from './types.js';
-import { terminalSafeJson } from '../escape.js';
+import { terminalSafeJsonChunks } from '../escape.js';
 import { totalsOf } from './summary.js';
 
 /** One finding in the JSON report. `messageId` is an addition to the spec's fields. */
@@ -102,5 +102,10 @@ export function jsonReport(results: readonly FileResult[]): JsonReport {
  * the few characters JSON leaves raw that a terminal would act on are
  * written as `\u` escapes of themselves.
  */
-export const json: Formatter = (results: readonly FileResult[], _context: FormatContext): string =>
-  `${terminalSafeJson(jsonReport(results))}\n`;
+export const json: Formatter = (results: readonly FileResult[], context: FormatContext): string => [...jsonChunks(results, context)].join('');
+
+/** {@link json} in pieces, for a report too big to hold as one string (what `check` writes). */
+export function* jsonChunks(results: readonly FileResult[], _context: FormatContext): Generator<string> {
+  yield* terminalSafeJsonChunks(jsonReport(results));
+  yield '\n';
+}

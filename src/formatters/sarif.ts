@@ -12,7 +12,7 @@ import { fingerprintsOf } from '../core/fingerprint.js';
 import type { FileResult, Severity } from '../core/types.js';
 import type { RuleMeta } from '../rules/rule.js';
 import type { FormatContext, Formatter, RuleHelp } from './types.js';
-import { terminalSafeJson } from '../escape.js';
+import { terminalSafeJsonChunks } from '../escape.js';
 
 // The subset of SARIF 2.1.0 this formatter writes.
 
@@ -188,5 +188,10 @@ export function sarifLog(results: readonly FileResult[], context: FormatContext)
  * SARIF 2.1.0, pretty-printed with two spaces, ending with a newline; exact
  * values, written so that a terminal showing the log is safe (see json.ts).
  */
-export const sarif: Formatter = (results: readonly FileResult[], context: FormatContext): string =>
-  `${terminalSafeJson(sarifLog(results, context))}\n`;
+export const sarif: Formatter = (results: readonly FileResult[], context: FormatContext): string => [...sarifChunks(results, context)].join('');
+
+/** {@link sarif} in pieces (what `check` writes). */
+export function* sarifChunks(results: readonly FileResult[], context: FormatContext): Generator<string> {
+  yield* terminalSafeJsonChunks(sarifLog(results, context));
+  yield '\n';
+}

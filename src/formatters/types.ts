@@ -29,3 +29,6 @@ export interface RuleHelp {
 }
 
 export type Formatter = (results: readonly FileResult[], context: FormatContext) => string;
+
+/** A formatter whose text can be big, in pieces that joined are its text. */
+export type ChunkedFormatter = (results: readonly FileResult[], context: FormatContext) => Iterable<string>;

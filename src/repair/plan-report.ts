@@ -143,6 +143,6 @@ export function planReport(plan: FilePlan): object {
       edits: a.edits.map(reportEdit),
     })),
     skipped: plan.skipped,
-    remaining: countBySeverity(plan.remaining),
+    remaining: { ...countBySeverity(plan.remaining), infoCount: plan.remainingInfo },
   };
 }

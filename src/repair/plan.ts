@@ -411,11 +411,22 @@ function summaryOf(m: ResumeModel): ResumeSummary {
   return { loaded: m.loaded, total: m.total, fidelity: Math.round(m.fidelity * 1000) / 1000, sdk: m.sdk };
 }
 
-/** A finding as a plan reports it: without the fix, whose closures hold the index. */
-function withoutFix(f: Finding): Finding {
-  if (f.fix === undefined) return f;
-  const { fix: _fix, ...rest } = f;
-  return rest;
+/**
+ * What a plan keeps of the findings left: those above info, without their
+ * fixes (whose closures hold the index), and how many infos.
+ */
+export function remainingOf(findings: readonly Finding[]): Pick<FilePlan, 'remaining' | 'remainingInfo'> {
+  const remaining: Finding[] = [];
+  let remainingInfo = 0;
+  for (const f of findings) {
+    if (f.severity === 'info') remainingInfo++;
+    else if (f.fix === undefined) remaining.push(f);
+    else {
+      const { fix: _fix, ...rest } = f;
+      remaining.push(rest);
+    }
+  }
+  return { remaining, remainingInfo };
 }
 
 /**
@@ -706,14 +717,14 @@ function startOf(state: State): { sha256Before: string; reference: Reference; re
 }
 
 /** What a plan ending on a text says of it. */
-type EndFacts = Pick<FilePlan, 'rewrite' | 'sha256After' | 'remaining' | 'resumeAfter' | 'scoreAfter'>;
+type EndFacts = Pick<FilePlan, 'rewrite' | 'sha256After' | 'remaining' | 'remainingInfo' | 'resumeAfter' | 'scoreAfter'>;
 
 function endFactsOf(state: State): EndFacts {
   const after = resumeModel(state.index);
   return {
     rewrite: state.rewrite,
     sha256After: state.sha256,
-    remaining: state.findings.map(withoutFix),
+    ...remainingOf(state.findings),
     resumeAfter: summaryOf(after),
     scoreAfter: scoreSession(state.index, after).score,
   };

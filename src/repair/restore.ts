@@ -139,6 +139,7 @@ export function restore(target: string, options: RestoreOptions): RestoreResult 
         applied: [],
         skipped: [],
         remaining: [],
+        remainingInfo: 0,
         resumeBefore: undone.resumeAfter,
         resumeAfter: undone.resumeBefore,
         scoreBefore: undone.scoreAfter,

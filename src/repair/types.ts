@@ -45,8 +45,13 @@ export interface FilePlan {
   readonly sha256After: string;
   readonly applied: readonly AppliedFix[];
   readonly skipped: readonly SkippedFix[];
-  /** Findings left after the plan (what `fix` reports and exits on). */
+  /**
+   * Findings at warning level or above left after the plan (what `fix`
+   * reports and exits on), without their fixes.
+   */
   readonly remaining: readonly Finding[];
+  /** How many info findings are left: counted, not kept (a session can have 200,000). */
+  readonly remainingInfo: number;
   readonly resumeBefore: ResumeSummary;
   readonly resumeAfter: ResumeSummary;
   readonly scoreBefore: number;

@@ -68,6 +68,7 @@ export function makePlan(file: string, before: Buffer, after: Buffer, applied: r
     applied,
     skipped: [],
     remaining: [],
+    remainingInfo: 0,
     resumeBefore: { loaded: 1, total: 3, fidelity: 1 / 3, sdk: 1 },
     resumeAfter: { loaded: 3, total: 3, fidelity: 1, sdk: 3 },
     scoreBefore: 0.8,

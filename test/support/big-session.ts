@@ -51,27 +51,56 @@ export function brokenSession(bytes: number, pad = 900, sid = BIG_SID): { text: 
 }
 
 /**
- * {@link brokenSession} written straight to `file` in batches, for sizes a
- * string or a buffer cannot hold (a 1 GB session). Returns the row count.
+ * A row of a session that works with tools, as most long sessions do: an
+ * assistant row calls a tool, the next user row carries its result, and
+ * every twentieth user row is a typed prompt (after a plain answer).
  */
-export function writeBrokenSession(file: string, bytes: number, pad = 900, sid = BIG_SID): number {
-  const approx = 400 + pad;
-  const rows = Math.max(8, Math.round(bytes / approx)) & ~1;
-  const broken = (rows / 2) & ~1;
+export function toolRow(stream: string, n: number, parent: string | null, pad: number, sid = BIG_SID): string {
+  if (n % 2 === 0 && n % 40 !== 0) {
+    const result = JSON.stringify([{ type: 'tool_result', tool_use_id: `toolu_${stream}_${n - 1}`, content: `output ${n} ${'o'.repeat(pad)}` }]);
+    return `{"parentUuid":"${parent}","isSidechain":false,"userType":"external","cwd":"/tmp/app","sessionId":"${sid}","version":"2.0.0","type":"user","message":{"role":"user","content":${result}},"uuid":"${rowUuid(stream, n)}","timestamp":"${new Date(T0 + n * 1000).toISOString()}"}`;
+  }
+  if (n % 2 === 1 && (n + 1) % 40 !== 0) {
+    const content = JSON.stringify([
+      { type: 'text', text: `answer ${n} ${'a'.repeat(Math.floor(pad / 4))}` },
+      { type: 'tool_use', id: `toolu_${stream}_${n}`, name: 'Bash', input: { command: `ls ${n}` } },
+    ]);
+    return `{"parentUuid":"${parent}","isSidechain":false,"userType":"external","cwd":"/tmp/app","sessionId":"${sid}","version":"2.0.0","type":"assistant","message":{"id":"msg_${stream}_${n}","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":${content},"stop_reason":"tool_use"},"uuid":"${rowUuid(stream, n)}","timestamp":"${new Date(T0 + n * 1000).toISOString()}"}`;
+  }
+  return row(stream, n, parent, pad, sid);
+}
+
+/**
+ * {@link brokenSession} written straight to `file` in batches, for sizes a
+ * string or a buffer cannot hold (a 1 GB session). `rows` makes each row
+ * ({@link row}: typed prompts and answers; {@link toolRow}: tool calls and
+ * results). Returns the row count.
+ */
+export function writeBrokenSession(file: string, bytes: number, pad = 900, sid = BIG_SID, rowOf = row): number {
   const fd = fs.openSync(file, 'w');
+  let n = 0;
   try {
     let batch: string[] = [];
     let parent: string | null = null;
-    for (let n = 0; n < rows; n++) {
-      batch.push(row('main', n, n === broken ? rowUuid('phantom', 0) : parent, pad, sid));
+    let written = 0;
+    let broken = false;
+    // Rows until the file has its size (and an even count, ending on an answer); the row at half of it gets a phantom parent.
+    while (written < bytes || n < 8 || n % 2 === 1) {
+      const phantom = !broken && n % 2 === 0 && n > 0 && written >= bytes / 2;
+      if (phantom) broken = true;
+      const text = rowOf('main', n, phantom ? rowUuid('phantom', 0) : parent, pad, sid);
+      batch.push(text);
+      written += text.length + 1;
       parent = rowUuid('main', n);
-      if (batch.length === 1000 || n === rows - 1) {
+      n++;
+      if (batch.length === 1000) {
         fs.writeSync(fd, `${batch.join('\n')}\n`);
         batch = [];
       }
     }
+    if (batch.length > 0) fs.writeSync(fd, `${batch.join('\n')}\n`);
   } finally {
     fs.closeSync(fd);
   }
-  return rows;
+  return n;
 }
