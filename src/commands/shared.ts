@@ -178,12 +178,28 @@ export function checkWritableTarget(flag: string, file: string): void {
  * stdout; a big one comes in pieces, written as they come.
  */
 export function writeReport(io: Io, text: string | Iterable<string>, outputFile: string | undefined): void {
-  const pieces = typeof text === 'string' ? [text] : text;
+  const pieces = typeof text === 'string' ? [text] : batched(text);
   if (outputFile === undefined) {
     for (const piece of pieces) io.stdout.write(piece);
   } else {
     writeFileFor(`--output-file ${outputFile}`, path.resolve(io.cwd, outputFile), pieces);
   }
+}
+
+/** Small pieces joined into writes of about 64 KB: one write per finding would be one system call per finding. */
+function* batched(pieces: Iterable<string>): Generator<string> {
+  let pending: string[] = [];
+  let size = 0;
+  for (const piece of pieces) {
+    pending.push(piece);
+    size += piece.length;
+    if (size >= 64 * 1024) {
+      yield pending.join('');
+      pending = [];
+      size = 0;
+    }
+  }
+  if (pending.length > 0) yield pending.join('');
 }
 
 /** The write flags `fix` and `rename` share. */
