@@ -408,7 +408,11 @@ export function summarize(
   recovery: Recovery | undefined,
   intern: (s: string | undefined, field: InternedField) => string | undefined,
 ): RecordSummary {
-  const type = typeof obj.type === 'string' ? obj.type : '';
+  const type = typeof obj.type === 'string' ? typeName(obj.type) : '';
+  if (recovery === undefined && LIGHT_TYPES.has(type) && isLight(obj)) {
+    const ts = str(obj.timestamp);
+    return new LightSummary(ordinal, line, type, ts, ts === undefined ? Number.NaN : Date.parse(ts), intern(str(obj.sessionId), 0));
+  }
   const rawParent = obj.parentUuid;
   let parentUuid: string | null | undefined;
   let parentUuidMalformed = false;
@@ -741,6 +745,168 @@ class Summary implements RecordSummary {
   }
 }
 
+/** One string per record type, shared by every record of that type (a parsed file has a copy per line). */
+const typeNames = new Map<string, string>();
+
+function typeName(type: string): string {
+  let shared = typeNames.get(type);
+  if (shared === undefined) {
+    if (typeNames.size >= 1024) return type; // a file of made-up types does not grow the table without end
+    typeNames.set(type, type);
+    shared = type;
+  }
+  return shared;
+}
+
+/**
+ * Rows no rule and no model reads beyond their type, time and session:
+ * queue operations, file history snapshots and the other bookkeeping rows.
+ * Some real sessions are mostly these (a few hundred bytes a line), and a
+ * full summary of each cost more memory than their bytes.
+ */
+const LIGHT_TYPES: ReadonlySet<string> = new Set(['queue-operation', 'file-history-snapshot', ...INERT_RECORD_TYPES]);
+
+/** The record sets none of the fields a full summary would keep beyond type, time and session. */
+function isLight(obj: JsonObject): boolean {
+  return (
+    obj.uuid === undefined &&
+    obj.parentUuid === undefined &&
+    obj.subtype === undefined &&
+    obj.logicalParentUuid === undefined &&
+    obj.isSidechain !== true &&
+    obj.isMeta !== true &&
+    obj.isCompactSummary !== true &&
+    obj.explicit !== true &&
+    (obj.teamName === undefined || obj.teamName === null || obj.teamName === '' || obj.teamName === false) &&
+    obj.cwd === undefined &&
+    obj.slug === undefined &&
+    obj.agentId === undefined &&
+    obj.sourceToolAssistantUUID === undefined &&
+    obj.origin === undefined
+  );
+}
+
+/** The summary of a light row (see {@link LIGHT_TYPES}): six fields, the rest their defaults. */
+class LightSummary implements RecordSummary {
+  constructor(
+    readonly ordinal: number,
+    readonly line: number,
+    readonly type: string,
+    readonly timestamp: string | undefined,
+    readonly time: number,
+    readonly sessionId: string | undefined,
+  ) {}
+
+  get flags(): number {
+    return 0;
+  }
+  get rare(): RareFields {
+    return COMMON;
+  }
+  get uuid(): undefined {
+    return undefined;
+  }
+  get parentUuid(): undefined {
+    return undefined;
+  }
+  get cwd(): undefined {
+    return undefined;
+  }
+  get slug(): undefined {
+    return undefined;
+  }
+  get agentId(): undefined {
+    return undefined;
+  }
+  get messageId(): undefined {
+    return undefined;
+  }
+  get content(): ContentShape {
+    return 'absent';
+  }
+  get excerpt(): string {
+    return '';
+  }
+  get blocks(): string {
+    return '';
+  }
+  get toolUseIds(): readonly string[] {
+    return EMPTY;
+  }
+  get toolNames(): readonly string[] {
+    return EMPTY;
+  }
+  get toolResultIds(): readonly string[] {
+    return EMPTY;
+  }
+  get sourceToolAssistantUuid(): undefined {
+    return undefined;
+  }
+  get signatureKeys(): readonly string[] {
+    return EMPTY;
+  }
+  get isSidechain(): boolean {
+    return false;
+  }
+  get isMeta(): boolean {
+    return false;
+  }
+  get isCompactSummary(): boolean {
+    return false;
+  }
+  get parentUuidMalformed(): boolean {
+    return false;
+  }
+  get bodyMalformed(): boolean {
+    return false;
+  }
+  get explicit(): boolean {
+    return false;
+  }
+  get teamName(): boolean {
+    return false;
+  }
+  get quietReply(): boolean {
+    return false;
+  }
+  get interrupt(): boolean {
+    return false;
+  }
+  get blankTestedWhole(): boolean {
+    return false;
+  }
+  get subtype(): undefined {
+    return undefined;
+  }
+  get logicalParentUuid(): undefined {
+    return undefined;
+  }
+  get leafUuid(): undefined {
+    return undefined;
+  }
+  get recovery(): undefined {
+    return undefined;
+  }
+  get attachmentType(): undefined {
+    return undefined;
+  }
+  get originKind(): undefined {
+    return undefined;
+  }
+  get preserved(): undefined {
+    return undefined;
+  }
+  get queued(): undefined {
+    return undefined;
+  }
+  get commandTag(): undefined {
+    return undefined;
+  }
+  get images(): readonly ImageFacts[] {
+    return NO_IMAGES;
+  }
+}
+
 /**
  * A copy of a summary with some fields changed (the SDK reader's view of a
  * queued command as the prompt it became). A summary's fields are not all
@@ -750,7 +916,7 @@ export function withFields(
   r: RecordSummary,
   changes: Pick<RecordSummary, 'type' | 'uuid' | 'isMeta' | 'originKind'>,
 ): RecordSummary {
-  const base = r as Summary;
+  const base = r as Summary | LightSummary;
   const flags = changes.isMeta ? base.flags | META : base.flags & ~META;
   const rare = { ...base.rare, originKind: changes.originKind };
   return new Summary(

@@ -59,6 +59,33 @@ describe('record summary', () => {
   });
 });
 
+/** Every field of the RecordSummary interface. */
+const FIELDS = [
+  'ordinal', 'line', 'type', 'subtype', 'uuid', 'parentUuid', 'parentUuidMalformed', 'logicalParentUuid', 'isSidechain', 'timestamp', 'time',
+  'sessionId', 'cwd', 'slug', 'agentId', 'isMeta', 'isCompactSummary', 'messageId', 'content', 'bodyMalformed', 'toolUseIds', 'toolNames',
+  'toolResultIds', 'sourceToolAssistantUuid', 'excerpt', 'leafUuid', 'explicit', 'recovery', 'teamName', 'attachmentType', 'originKind',
+  'quietReply', 'preserved', 'queued', 'commandTag', 'interrupt', 'blocks', 'blankTestedWhole', 'signatureKeys', 'images',
+] as const;
+const fieldsOf = (r: RecordSummary): Record<string, unknown> => Object.fromEntries(FIELDS.map((f) => [f, r[f]]));
+
+describe('bookkeeping rows', () => {
+  const rows: JsonObject[] = [
+    { type: 'queue-operation', operation: 'enqueue', timestamp: '2026-01-01T00:00:00.000Z', sessionId: 's', content: 'later' },
+    { type: 'file-history-snapshot', messageId: 'm', snapshot: { files: {} }, isSnapshotUpdate: false },
+    { type: 'permission-mode', permissionMode: 'plan', sessionId: 's', isSidechain: false },
+  ];
+  it('read the same through the light summary as through a full one', () => {
+    for (const row of rows) {
+      // An `origin` object (of no kind) keeps a row off the light path and changes no field.
+      expect(fieldsOf(of(row)), String(row.type)).toEqual(fieldsOf(of({ ...row, origin: {} })));
+    }
+  });
+  it('take the full summary when they carry more than type, time and session', () => {
+    const r = of({ type: 'queue-operation', operation: 'enqueue', uuid: 'q', parentUuid: 'p', cwd: '/x', isSidechain: true });
+    expect([r.uuid, r.parentUuid, r.cwd, r.isSidechain]).toEqual(['q', 'p', '/x', true]);
+  });
+});
+
 describe('grouped tables', () => {
   it('group in order and keep every entry after trimming', () => {
     const table = new Map<string, number[]>();
