@@ -96,6 +96,7 @@ transcript, or holds no session file, or the file cannot be written.`,
         const seen: Array<{ index: SessionIndex; findings: readonly Finding[]; facts: FileFacts }> = [];
         const outcome = lintGroup(group, lint, registry, (index, findings) => seen.push({ index, findings, facts: factsOf(index) }));
         for (const failure of outcome.failures) {
+          progress.done(); // a note never lands on the progress line
           note(io, failure.message);
           if (paths.some((p) => failure.path.endsWith(p) || p.endsWith(failure.path))) failed = true;
         }
@@ -109,6 +110,7 @@ transcript, or holds no session file, or the file cannot be written.`,
             kept.push(file);
             return;
           }
+          progress.done();
           note(io, `${result.filePath}: ${describeNotTranscript(file.facts.notTranscript)}; skipped`);
           if (group.files.some((f) => f.displayPath === result.filePath && f.explicit === true)) failed = true;
         });

@@ -17,7 +17,7 @@ import type { Io } from '../io.js';
 import { useColor } from '../io.js';
 import { defaultProjectsRoot } from '../core/discovery.js';
 import { painter, plural } from './render.js';
-import { discoverInputs, note, resolveInputs, runConfig } from './shared.js';
+import { discoverInputs, note, progressLine, resolveInputs, runConfig } from './shared.js';
 
 export interface SearchOptions {
   readonly regex?: boolean;
@@ -37,7 +37,11 @@ function matcherFor(text: string, regex: boolean): Matcher {
   }
 }
 
-/** Runs a search; calls `emit` once per session with a hit, in output order. Returns whether a named path failed. */
+/**
+ * Runs a search; calls `emit` once per session with a hit, in output order,
+ * with a progress line on a terminal in between. Returns whether a named
+ * path failed.
+ */
 export async function runSearch(text: string, paths: readonly string[], options: SearchOptions, io: Io, emit: (hits: SessionHits) => void): Promise<boolean> {
   // Checked here, for a usage error before anything is read.
   matcherFor(text, options.regex === true);
@@ -49,7 +53,22 @@ export async function runSearch(text: string, paths: readonly string[], options:
       ? openCache(io.env, io.cwd, defaultProjectsRoot(io.env), inputs, { rules: [], severities: new Map(), only: undefined }, all ? 'search-all' : 'search')
       : undefined;
   const { discovery, unreadableExplicit } = discoverInputs(io, inputs, { ignore });
-  const { failed } = await searchGroups(discovery, { text, regex: options.regex === true }, { all, cache }, emit, (message) => note(io, message));
+  const progress = progressLine(io);
+  const { failed } = await searchGroups(
+    discovery,
+    { text, regex: options.regex === true },
+    { all, cache },
+    (hits) => {
+      progress.done();
+      emit(hits);
+    },
+    (message) => {
+      progress.done();
+      note(io, message);
+    },
+    (done, total) => progress.update(() => `cclint: searched ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} sessions…`),
+  );
+  progress.done();
   return unreadableExplicit || failed;
 }
 

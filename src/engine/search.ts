@@ -214,6 +214,7 @@ export async function searchGroups(
   options: SearchOptions,
   emit: (hits: SessionHits) => void,
   note: (message: string) => void,
+  onProgress?: (done: number, total: number) => void,
 ): Promise<{ readonly failed: boolean }> {
   const matcher = matcherOf(spec);
   const store =
@@ -262,6 +263,7 @@ export async function searchGroups(
       outcomes[emitted] = undefined;
       lookups[emitted] = undefined;
       emitted++;
+      onProgress?.(emitted, tasks.length);
     }
   };
   const registry = new ProjectRegistry(discovery.projectFiles);

@@ -1,7 +1,8 @@
 /**
- * The progress line: on a terminal's stderr only, for `check`, `sessions`
- * and the non-interactive `fix` runs; cleared before anything else is
- * written, so a diff or a summary never lands on the line after it.
+ * The progress line: on a terminal's stderr only, for `check`, `sessions`,
+ * `search`, `report` and the non-interactive `fix` runs; cleared before
+ * anything else is written, so a diff, a hit or a summary never lands on
+ * the line after it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -52,6 +53,8 @@ describe('progress on stderr', () => {
     [['fix', '--dry-run', '--format', 'json'], 'cclint: planning 1 of 5 sessions…'],
     [['fix', '--yes'], 'cclint: fixing 1 of 5 sessions…'],
     [['sessions'], 'cclint: reading session 1 of 5…'],
+    [['search', 'the'], 'cclint: searched 1 of 5 sessions…'],
+    [['report', '--fixes'], 'cclint: reading session 1 of 5…'],
   ] as const) {
     it(`${argv.join(' ')}: shown on a terminal and cleared before output`, async () => {
       const { writes } = await onTerminal([...argv], true);
