@@ -8,6 +8,7 @@
  * the handle whose bytes it has just verified (write.ts).
  */
 import { createHash, type Hash } from 'node:crypto';
+import { ConcurrentModificationError } from '../core/errors.js';
 import type { ByteSource } from '../core/reader.js';
 import type { LineTable } from '../core/session-index.js';
 import type { RecordEdit } from '../core/types.js';
@@ -42,6 +43,11 @@ function pieceLength(piece: Piece): number {
 function slicePiece(piece: Piece, from: number, to: number): Piece {
   if (piece.kind === 'new') return { kind: 'new', bytes: piece.bytes.subarray(from, to) };
   return { ...piece, start: piece.start + from, end: piece.start + to };
+}
+
+/** The file ended before bytes the plan was made from: someone rewrote it meanwhile. */
+function shrank(at: number): ConcurrentModificationError {
+  return new ConcurrentModificationError(`the file became shorter while cclint read it (at byte ${at}); nothing was written; run cclint fix again`);
 }
 
 export class Rewrite {
@@ -131,7 +137,7 @@ export class Rewrite {
         let got = 0;
         while (got < want) {
           const n = original.read(target, targetOffset + done + got, want - got, piece.start + from + got);
-          if (n === 0) throw new Error(`the file being planned is shorter than its plan (at byte ${piece.start + from + got})`);
+          if (n === 0) throw shrank(piece.start + from + got);
           got += n;
         }
       } else {
@@ -359,7 +365,7 @@ export class HashingSource implements ByteSource {
     const chunk = Buffer.allocUnsafe(Math.min(8 * 1024 * 1024, Math.max(1, size - this.hashed)));
     while (this.hashed < size) {
       const n = this.inner.read(chunk, 0, Math.min(chunk.length, size - this.hashed), this.hashed);
-      if (n === 0) throw new Error(`the file being planned is shorter than its plan (at byte ${this.hashed})`);
+      if (n === 0) throw shrank(this.hashed);
       this.hash.update(chunk.subarray(0, n));
       this.hashed += n;
     }

@@ -5,7 +5,9 @@ import { resumeModel } from '../../src/core/resume.js';
 import { RULES } from '../../src/rules/index.js';
 import { defineRule, type Rule } from '../../src/rules/rule.js';
 import { setFieldsEdits } from '../../src/core/fix-builders.js';
-import { MAX_PASSES } from '../../src/repair/plan.js';
+import { ConcurrentModificationError } from '../../src/core/errors.js';
+import { bufferSource } from '../../src/core/reader.js';
+import { MAX_PASSES, planFile } from '../../src/repair/plan.js';
 import { planBytes } from '../helpers/plan-bytes.js';
 import { assistant, jsonl, resetClock, toolResult, user } from '../helpers/records.js';
 import { indexText } from '../support/corpus.js';
@@ -27,6 +29,14 @@ function flip(id: string, from: string, to: string, severity: 'warning' | 'info'
 }
 
 describe('planFile', () => {
+  it('refuses a file that shrinks while it is read, as changed meanwhile', async () => {
+    resetClock();
+    const bytes = Buffer.from(jsonl([user('u1', { text: 'hi' }), assistant('a1', { parent: 'u1' })]));
+    // A source that says it is longer than the bytes it gives: the file was cut after its size was taken.
+    const cut = { size: bytes.length + 100, read: bufferSource(bytes).read, close: () => undefined };
+    await expect(planFile(file, cut, all, { allow: new Set(['safe']) })).rejects.toThrow(ConcurrentModificationError);
+  });
+
   it('applies opt-in fixes only when their rule is named', async () => {
     resetClock();
     const bytes = Buffer.from(jsonl([user('u1', { text: 'typed' }), assistant('a1', { parent: 'u1', toolUse: ['t1'] })]));
