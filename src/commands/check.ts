@@ -22,6 +22,7 @@ import { plural } from './render.js';
 import {
   checkWritableTarget,
   collect,
+  isFolder,
   note,
   parseNonNegativeInt,
   progressLine,
@@ -53,13 +54,6 @@ export interface CheckRun {
   readonly unreadableExplicit: boolean;
 }
 
-function isFolder(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false; // discovery reports it
-  }
-}
 
 /** Discovers, lints and collects results; reports read problems on stderr. */
 export async function runCheck(

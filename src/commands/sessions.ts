@@ -12,8 +12,8 @@ import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { didYouMean } from '../core/did-you-mean.js';
 import { defaultProjectsRoot } from '../core/discovery.js';
-import { groupCache, openCache, plainResult } from '../engine/cache.js';
-import { type GroupOutcome, lintGroup, ProjectRegistry } from '../engine/linter.js';
+import { openCache } from '../engine/cache.js';
+import { lintGroups, startLintThreads } from '../engine/parallel.js';
 import { describeNotTranscript } from '../core/transcript.js';
 import type { FileResult } from '../core/types.js';
 import {
@@ -22,7 +22,6 @@ import {
   type SortOrder,
   DESCENDING_BY_DEFAULT,
   SORT_COLUMNS,
-  factsOf,
   isBroken,
   placeRows,
   rowOf,
@@ -32,7 +31,7 @@ import { renderSessionsTable, sessionsJson } from '../formatters/sessions.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
 import { painter } from './render.js';
-import { checkWritableTarget, note, progressLine, discoverInputs, resolveInputs, runConfig, writeReport } from './shared.js';
+import { checkWritableTarget, discoverInputs, isFolder, note, progressLine, resolveInputs, runConfig, writeReport } from './shared.js';
 
 // The model (src/core/views/sessions.ts) and its renderers (src/formatters/sessions.ts), re-exported for existing importers.
 export {
@@ -42,7 +41,6 @@ export {
   type SortColumn,
   type SortOrder,
   SORT_COLUMNS,
-  factsOf,
   isBroken,
   isRealPrompt,
   placeRows,
@@ -70,55 +68,59 @@ export interface SessionsRun {
   readonly unreadableExplicit: boolean;
 }
 
-/** Discovers and lints like `check` (every rule, the config's severities and ignores) and folds each group into a row. */
-export function runSessions(paths: readonly string[], io: Io, settings: { readonly cache?: boolean | undefined } = {}): SessionsRun {
+/**
+ * Discovers and lints like `check` (every rule, the config's severities and
+ * ignores; the same engine, on worker threads for a big input, with its
+ * cache under `--cache`), each result with its file's facts, and folds each
+ * group into a row.
+ */
+export async function runSessions(paths: readonly string[], io: Io, settings: { readonly cache?: boolean | undefined } = {}): Promise<SessionsRun> {
   const { lint, ignore } = runConfig(io, undefined, []);
   const { inputs } = resolveInputs(paths, io);
-  const config = settings.cache === true ? openCache(io.env, io.cwd, defaultProjectsRoot(io.env), inputs, lint, 'sessions') : undefined;
+  const cache = settings.cache === true ? openCache(io.env, io.cwd, defaultProjectsRoot(io.env), inputs, lint, 'sessions') : undefined;
+  // As in check: worker threads get ready while the folders are walked.
+  const threads = cache === undefined && inputs.some((input) => isFolder(path.resolve(io.cwd, input))) ? startLintThreads() : undefined;
   const { discovery, unreadableExplicit: namedUnreadable } = discoverInputs(io, inputs, { ignore });
   let unreadableExplicit = namedUnreadable;
-  const registry = new ProjectRegistry(discovery.projectFiles);
-  // Display paths in results and notes depend on the working folder.
-  const cache = groupCache(config, 'sessions', discovery.groups, discovery.projectFiles, io.cwd, (v: { outcome: GroupOutcome; facts: FileFacts[] }) => v.outcome.failures.length === 0, (m) => say(m));
-  const options = lint;
   const progress = progressLine(io);
-  // A note during the walk starts on a clean line.
-  const say = (message: string): void => {
-    progress.done();
-    note(io, message);
-  };
+  const total = discovery.groups.length.toLocaleString('en-US');
+  const run = await lintGroups(
+    discovery.groups,
+    discovery.projectFiles,
+    { ...lint, facts: true },
+    (done) => progress.update(() => `cclint: reading session ${done.toLocaleString('en-US')} of ${total}…`),
+    threads,
+    cache,
+  );
+  progress.done();
+  for (const failure of run.failures.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    note(io, failure.message);
+    if (failure.explicit) unreadableExplicit = true;
+  }
+  const byPath = new Map(run.results.map((r) => [r.filePath, r]));
   const rows: SessionRow[] = [];
-  const total = discovery.groups.length;
-  discovery.groups.forEach((group, i) => {
-    progress.update(() => `cclint: reading session ${i + 1} of ${total.toLocaleString('en-US')}…`);
-    const { outcome, facts } = cache.group(group, (indexer) => {
-      const facts: FileFacts[] = [];
-      const linted = lintGroup(group, options, registry, (index) => facts.push(factsOf(index)), indexer);
-      return { outcome: { results: linted.results.map(plainResult), failures: linted.failures }, facts };
-    });
-    for (const failure of outcome.failures) {
-      say(failure.message);
-      if (paths.some((p) => failure.path.endsWith(p) || p.endsWith(failure.path))) unreadableExplicit = true;
-    }
+  for (const group of discovery.groups) {
     // A file that is not a transcript is no session: said once, and left out.
     const results: FileResult[] = [];
     const sessionFacts: FileFacts[] = [];
-    outcome.results.forEach((result, at) => {
-      const fileFacts = facts[at] as FileFacts;
-      if (fileFacts.notTranscript === undefined) {
+    for (const file of group.files) {
+      const result = byPath.get(file.displayPath);
+      const facts = result?.facts;
+      if (result === undefined || facts === undefined) continue;
+      if (facts.notTranscript === undefined) {
         results.push(result);
-        sessionFacts.push(fileFacts);
-        return;
+        sessionFacts.push(facts);
+        continue;
       }
-      say(`${result.filePath}: ${describeNotTranscript(fileFacts.notTranscript)}; skipped`);
-      if (group.files.some((f) => f.displayPath === result.filePath && f.explicit === true)) unreadableExplicit = true;
-    });
+      note(io, `${result.filePath}: ${describeNotTranscript(facts.notTranscript)}; skipped`);
+      if (file.explicit === true) unreadableExplicit = true;
+    }
     const row = rowOf(results, sessionFacts, group.projectDir, group.files[0]?.projectFolderName ?? '');
     if (row !== undefined) rows.push(row);
-  });
-  progress.done();
+  }
   return { rows, unreadableExplicit };
 }
+
 
 export function sessionsCommand(io: Io, setExit: (code: number) => void): Command {
   return new Command('sessions')
@@ -155,12 +157,12 @@ Exit codes: 0 (a report, whatever it finds), 2 when a named path cannot be read,
 transcript, or holds no session file.`,
     )
     .action(
-      (
+      async (
         paths: string[],
         options: { format: 'table' | 'json'; color?: boolean; sort?: SortOrder; broken?: boolean; outputFile?: string; cache?: boolean },
       ) => {
         if (options.outputFile !== undefined) checkWritableTarget(`--output-file ${options.outputFile}`, path.resolve(io.cwd, options.outputFile));
-        const run = runSessions(paths, io, { cache: options.cache });
+        const run = await runSessions(paths, io, { cache: options.cache });
         const rows = options.broken === true ? run.rows.filter(isBroken) : run.rows;
         const placed = options.sort === undefined ? placeRows(rows) : sortPlaced(placeRows(rows), options.sort);
         const color = options.outputFile === undefined && useColor(io.stdout, io.env, options.color);

@@ -173,6 +173,15 @@ export function checkWritableTarget(flag: string, file: string): void {
   if (isFolder) throw new UsageError(`${flag}: is a folder; give a file path`);
 }
 
+/** Whether a path is a folder (a path that cannot be read is not: discovery reports it). */
+export function isFolder(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A report goes to `--output-file` when given (ESLint's `-o`), else to
  * stdout; a big one comes in pieces, written as they come.

@@ -3,6 +3,7 @@
  * per-file results. Everything here is plain data so that formatters, the
  * planner and tests can pass it around without touching the file system.
  */
+import type { FileFacts } from './views/sessions.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 export type SeveritySetting = Severity | 'off';
@@ -125,6 +126,8 @@ export interface FileResult {
   readonly forks?: ForkSummary | undefined;
   /** The file has content but no Claude Code record (see core/transcript.ts); it has no resume figures. */
   readonly notTranscript?: true | undefined;
+  /** What the sessions table shows of the file (titles, times), when the run asked for it (`LintOptions.facts`). */
+  readonly facts?: FileFacts | undefined;
 }
 
 export interface ForkSummary {

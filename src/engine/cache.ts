@@ -43,7 +43,7 @@ import { VERSION } from '../version.js';
 import type { LintOptions, ReadFailure } from './linter.js';
 
 /** Bump when the layout of an entry changes. */
-export const CACHE_FORMAT = 1;
+export const CACHE_FORMAT = 2;
 
 /** A file modified this recently may change again without its times moving. */
 export const RACY_MS = 2000;
@@ -56,6 +56,12 @@ export interface CacheConfig {
   readonly stamp: string;
   /** {@link RACY_MS}; tests lower it to reach the path where only times are compared. */
   readonly racyMs: number;
+  /**
+   * Whose entries these are (`check`, `sessions`…), in their file names, so
+   * that two commands keep their own entries instead of replacing each
+   * other's. `check` when absent.
+   */
+  readonly namespace?: string | undefined;
 }
 
 /** `$CCLINT_HOME`, else `<HOME>/.cclint`. */
@@ -136,7 +142,7 @@ export function openCache(
       );
     }
   }
-  return { dir, stamp: cacheStamp(lint, namespace), racyMs: RACY_MS };
+  return { dir, stamp: cacheStamp(lint, namespace), racyMs: RACY_MS, namespace };
 }
 
 /** What identifies one file's content without reading it. */
@@ -403,7 +409,7 @@ export function lintFolderCached(
 ): void {
   const folder = folderOf(groups, projectFiles);
   if (folder === undefined) return;
-  const lookup = lookupFolder<StoredOutcome[]>(config, 'check', folder.projectDir, folder.files, '');
+  const lookup = lookupFolder<StoredOutcome[]>(config, config.namespace ?? 'check', folder.projectDir, folder.files, '');
   let warning = lookup.warning;
   const withWarning = (outcome: StoredOutcome): StoredOutcome => {
     if (warning === undefined) return outcome;
@@ -444,7 +450,7 @@ export function cachedOutcomes(
 ): StoredOutcome[] | undefined {
   const folder = folderOf(groups, projectFiles);
   if (folder === undefined) return [];
-  const lookup = lookupFolder<StoredOutcome[]>(config, 'check', folder.projectDir, folder.files, '');
+  const lookup = lookupFolder<StoredOutcome[]>(config, config.namespace ?? 'check', folder.projectDir, folder.files, '');
   return lookup.hit === undefined || lookup.warning !== undefined ? undefined : folder.shown(lookup.hit);
 }
 
@@ -467,56 +473,6 @@ function folderOf(groups: readonly SessionGroup[], projectFiles: ReadonlyMap<str
     /** Stored outcomes with this run's display paths. */
     shown: (outcomes: readonly StoredOutcome[]): StoredOutcome[] =>
       outcomes.map((o) => ({ results: o.results.map((r) => ({ ...r, filePath: shown.get(r.filePath) ?? r.filePath })), failures: o.failures })),
-  };
-}
-
-/**
- * The per-group form, for a command that walks session groups itself
- * (`sessions`): the first group of a project folder looks the folder up;
- * on a hit each group's value comes from the entry, on a miss each is
- * computed and the folder is stored once its last group is done, if every
- * value is `storable`. Without a cache, `compute` just runs.
- */
-export interface GroupCache<T> {
-  group(group: SessionGroup, compute: (indexer: (file: SessionFile) => SessionIndex) => T): T;
-}
-
-export function groupCache<T>(
-  config: CacheConfig | undefined,
-  namespace: string,
-  groups: readonly SessionGroup[],
-  projectFiles: ReadonlyMap<string, readonly string[]>,
-  extra: string,
-  storable: (value: T) => boolean,
-  warn: (message: string) => void,
-): GroupCache<T> {
-  const plainIndexer = (file: SessionFile): SessionIndex => SessionIndex.build(file, () => fileSource(file.path));
-  if (config === undefined) return { group: (_group, compute) => compute(plainIndexer) };
-  const counts = new Map<string, number>();
-  for (const g of groups) counts.set(g.projectDir, (counts.get(g.projectDir) ?? 0) + 1);
-  const folders = new Map<string, { lookup: FolderLookup<T[]>; values: T[]; next: number }>();
-  return {
-    group(group, compute) {
-      const dir = group.projectDir;
-      let state = folders.get(dir);
-      if (state === undefined) {
-        const files = [...(projectFiles.get(dir) ?? group.files.map((f) => f.path))].sort();
-        const lookup = lookupFolder<T[]>(config, namespace, dir, files, extra);
-        if (lookup.warning !== undefined) warn(lookup.warning);
-        state = { lookup, values: [], next: 0 };
-        folders.set(dir, state);
-      }
-      const at = state.next++;
-      const { lookup } = state;
-      if (lookup.hit !== undefined && lookup.hit.length === counts.get(dir)) return lookup.hit[at] as T;
-      const value = compute(lookup.hit === undefined ? lookup.indexer : plainIndexer);
-      state.values.push(value);
-      if (lookup.hit === undefined && state.values.length === counts.get(dir) && state.values.every(storable)) {
-        const problem = lookup.store(state.values);
-        if (problem !== undefined) warn(problem);
-      }
-      return value;
-    },
   };
 }
 

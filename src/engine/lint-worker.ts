@@ -16,6 +16,7 @@ parentPort?.once('message', (input: WorkerInput) => {
     rules: RULES,
     severities: new Map<string, SeveritySetting>(input.severities),
     only: input.only === undefined ? undefined : new Set(input.only),
+    facts: input.facts,
   };
   void takeFolders(input.folders, input.next, (folder) =>
     lintFolderMaybeCached(

@@ -12,6 +12,7 @@ import { RuleCrashError } from '../core/errors.js';
 import { fileSource } from '../core/reader.js';
 import { resumeModel } from '../core/resume.js';
 import { violationSummaries } from '../core/api-request.js';
+import { factsOf } from '../core/views/sessions.js';
 import { type ExternalParent, type LineObserver, type SessionFile, SessionIndex } from '../core/session-index.js';
 import type { SessionGroup } from '../core/discovery.js';
 import { forkReport } from '../core/forks.js';
@@ -35,6 +36,8 @@ export interface LintOptions {
   readonly severities: ReadonlyMap<string, SeveritySetting>;
   /** When set, only these rules run. */
   readonly only?: ReadonlySet<string> | undefined;
+  /** Each result also carries the file's facts for the sessions table (`sessions`). */
+  readonly facts?: boolean | undefined;
 }
 
 /** A file that could not be read at all during a run. */
@@ -377,7 +380,8 @@ export function lintFolder(
   let pendingBytes = 0;
   const finish = (indexes: readonly SessionIndex[], failures: ReadFailure[]): void => {
     const results = indexes.map((index) => {
-      const result = resultOf(index, lintIndex(index, options));
+      const findings = lintIndex(index, options);
+      const result = options.facts === true ? { ...resultOf(index, findings), facts: factsOf(index) } : resultOf(index, findings);
       index.releaseSource(); // its lines are read back only while it is linted
       return result;
     });

@@ -30,6 +30,8 @@ export interface WorkerInput {
   readonly projectFiles: ReadonlyArray<readonly [string, readonly string[]]>;
   readonly severities: ReadonlyArray<readonly [string, SeveritySetting]>;
   readonly only: readonly string[] | undefined;
+  /** Results carry the files' facts for the sessions table. */
+  readonly facts: boolean;
   /** `--cache`: where entries live and the stamp they must carry. */
   readonly cache: CacheConfig | undefined;
 }
@@ -263,6 +265,7 @@ export async function lintGroups(
     projectFiles: [...projectFiles],
     severities: [...options.severities],
     only: options.only === undefined ? undefined : [...options.only],
+    facts: options.facts === true,
     cache,
   };
   for (const worker of running.workers) {
