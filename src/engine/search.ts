@@ -39,6 +39,7 @@ import {
 import { type CacheConfig, type GroupLookup, groupStore, racyIndexer } from './cache.js';
 import { indexFile, linkGroup, ProjectRegistry } from './linter.js';
 import { PARALLEL_MIN_BYTES, requestedThreads } from './parallel.js';
+import { type CpuSnapshot, cpuSnapshot, freeCores, LOADED } from './cores.js';
 
 /** What is searched for: plain data, rebuilt into a {@link Matcher} on each thread. */
 export interface MatcherSpec {
@@ -195,14 +196,16 @@ const WORKER_FILE = fileURLToPath(new URL('./search-worker.js', import.meta.url)
  * all, else one per core that is free (at most 4 threads in all). A
  * worker costs about a second of CPU time of its own (a fresh V8 isolate
  * loading and compiling the same code), which is a gain only on a core
- * that would otherwise be idle: on a machine whose cores are all busy
- * (load average), a search takes longer on two threads than on one.
+ * that would otherwise be idle: on a machine whose cores are all busy, a
+ * search takes longer on two threads than on one. Free cores are measured
+ * (cores.ts) from the command's start to the decision.
  */
-function startWorkers(bytes: number): Worker[] {
+function startWorkers(bytes: number, since: CpuSnapshot): Worker[] {
   const requested = requestedThreads();
   if (requested === undefined && bytes < PARALLEL_MIN_BYTES) return [];
   const cores = os.availableParallelism();
-  const free = Math.floor(cores - (os.loadavg()[0] ?? 0));
+  // Measured since the command started (loading, the walk, the cache lookups); the load average when that was too short to tell.
+  const free = Math.round(freeCores(since, cpuSnapshot()) ?? cores - (os.loadavg()[0] ?? 0));
   const count = requested !== undefined ? requested - 1 : Math.min(cores, 4, free) - 1;
   if (count < 1 || !fs.existsSync(WORKER_FILE)) return [];
   return Array.from({ length: count }, () => new Worker(WORKER_FILE));
@@ -269,7 +272,7 @@ export async function searchGroups(
   const registry = new ProjectRegistry(discovery.projectFiles);
   const next = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
   const own = (at: number): void => deliver(at, runTask(tasks[at] as SearchTask, matcher, options.all, registry));
-  const workers = tasks.length > 1 ? startWorkers(unknownBytes) : [];
+  const workers = tasks.length > 1 ? startWorkers(unknownBytes, LOADED) : [];
   if (workers.length === 0) {
     for (let at = 0; at < tasks.length; at++) own(at);
   } else {
