@@ -699,10 +699,16 @@ export async function planFile(
     sizeBefore: size,
     sha256Before,
     applied,
-    skipped: [...skipped.values()].filter((s) => !applied.some((a) => a.ruleId === s.ruleId && a.title === s.title)),
+    skipped: notApplied([...skipped.values()], applied),
     resumeBefore,
     scoreBefore,
   });
+}
+
+/** The skipped fixes no pass applied after all (a set, not a scan of the applied per skipped: there can be 100,000 of each). */
+function notApplied(skipped: readonly SkippedFix[], applied: readonly AppliedFix[]): SkippedFix[] {
+  const done = new Set(applied.map((a) => `${a.ruleId}\u0000${a.title}`));
+  return skipped.filter((s) => !done.has(`${s.ruleId}\u0000${s.title}`));
 }
 
 /** What the first text gives the whole plan: its hash, the gate's reference, and the figures before. */

@@ -71,21 +71,31 @@ export class Rewrite {
   static of(pieces: readonly Piece[]): Rewrite {
     const merged: Piece[] = [];
     let size = 0;
+    // New bytes that follow each other are joined once per run (joining pairwise would copy a long run again and again).
+    let run: Buffer[] = [];
+    const endRun = (): void => {
+      if (run.length > 0) merged.push({ kind: 'new', bytes: run.length === 1 ? (run[0] as Buffer) : Buffer.concat(run) });
+      run = [];
+    };
     for (const piece of pieces) {
       const length = pieceLength(piece);
       if (length === 0) continue;
       size += length;
+      if (piece.kind === 'new') {
+        run.push(piece.bytes);
+        continue;
+      }
+      endRun();
       const last = merged[merged.length - 1];
       if (last?.kind === 'kept' && piece.kind === 'kept' && last.end === piece.start) {
         merged[merged.length - 1] = { kind: 'kept', start: last.start, end: piece.end };
-      } else if (last?.kind === 'new' && piece.kind === 'new') {
-        merged[merged.length - 1] = { kind: 'new', bytes: Buffer.concat([last.bytes, piece.bytes]) };
       } else if (last?.kind === 'file' && piece.kind === 'file' && last.path === piece.path && last.end === piece.start) {
         merged[merged.length - 1] = { ...last, end: piece.end };
       } else {
         merged.push(piece);
       }
     }
+    endRun();
     return new Rewrite(merged, size);
   }
 
