@@ -406,9 +406,13 @@ export function lintFolder(
       pendingBytes += bytes;
       continue;
     }
-    fallback ??= new ProjectRegistry(projectFiles);
-    const registry = fallback;
-    linkGroup(indexes, { lookup: (dir, uuid) => known.get(uuid) ?? registry.lookup(dir, uuid) });
+    // A folder of this one file has nowhere else to look: a scan would read it again to find its own uuids.
+    const alone = (projectFiles.get(group.projectDir) ?? []).every((f) => indexes.some((i) => i.file.path === f));
+    if (!alone) {
+      fallback ??= new ProjectRegistry(projectFiles);
+      const registry = fallback;
+      linkGroup(indexes, { lookup: (dir, uuid) => known.get(uuid) ?? registry.lookup(dir, uuid) });
+    }
     finish(indexes, failures);
   }
   for (const { indexes, failures } of pending) {

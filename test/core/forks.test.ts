@@ -3,7 +3,9 @@ import { forkReport } from '../../src/core/forks.js';
 import { linkGroup } from '../../src/engine/linter.js';
 import { resumeModel } from '../../src/core/resume.js';
 import { assistant, jsonl, progress, resetClock, toolResult, user } from '../helpers/records.js';
-import { indexText } from '../support/corpus.js';
+import fs from 'node:fs';
+import { injectBreak } from '../support/breaks.js';
+import { corpusFiles, indexText, realMainSessions, SHARED_CORPUS } from '../support/corpus.js';
 
 function report(records: Parameters<typeof jsonl>[0]) {
   const index = indexText(jsonl(records));
@@ -58,5 +60,42 @@ describe('fork classification', () => {
     ]);
     expect(r.forks.map((f) => [f.kind, f.children.length])).toEqual([['rewind', 2]]);
     expect(r.abandoned.map((b) => [b.root.line, b.depth, b.records])).toEqual([[3, 3, 3]]);
+  });
+});
+
+describe('abandoned branches measured all at once', () => {
+  /** The branch walked record by record, as the measure is defined. */
+  function walk(index: ReturnType<typeof indexText>, root: import('../../src/core/records.js').RecordSummary): { depth: number; records: number } {
+    let records = 0;
+    let depth = 0;
+    const seen = new Set<unknown>();
+    const stack = [{ r: root, d: 1 }];
+    while (stack.length > 0) {
+      const { r, d } = stack.pop() as (typeof stack)[number];
+      if (seen.has(r)) continue;
+      seen.add(r);
+      records++;
+      depth = Math.max(depth, d);
+      if (r.uuid !== undefined) for (const c of index.childrenOf(r.uuid)) stack.push({ r: c, d: d + 1 });
+    }
+    return { depth, records };
+  }
+
+  it('give each branch the size and depth a walk of it gives, on real sessions cut off by a break and on the corpus', () => {
+    let checked = 0;
+    const shared = fs.existsSync(`${SHARED_CORPUS.root}/SOURCES.md`) ? [...realMainSessions(SHARED_CORPUS), ...corpusFiles(SHARED_CORPUS)] : [];
+    for (const f of [...realMainSessions(), ...corpusFiles(), ...shared]) {
+      const text = fs.readFileSync(f.absolute, 'utf8');
+      const texts = [text, ...(['orphan-root', 'phantom-parent', 'dropped-line'] as const).map((k) => injectBreak(text, k, 'forks')?.text).filter((t) => t !== undefined)];
+      for (const t of texts) {
+        const index = indexText(t);
+        linkGroup([index], undefined);
+        for (const branch of forkReport(index, resumeModel(index)).abandoned) {
+          expect({ depth: branch.depth, records: branch.records }, f.relative).toEqual(walk(index, branch.root));
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
   });
 });
