@@ -92,7 +92,9 @@ const CHUNKED_DEPTH = 3;
  * its copies).
  */
 export function* terminalSafeJsonChunks(value: unknown, indent = 2): Generator<string> {
-  yield* chunksOf(value, indent, 0);
+  // Without indentation the text is one line, whose pieces are not worth cutting.
+  if (indent <= 0) yield terminalSafeJson(value, indent);
+  else yield* chunksOf(value, indent, 0);
 }
 
 /** Members as `JSON.stringify` writes them: skipped in objects, null in arrays. */
@@ -106,11 +108,14 @@ function membersOf(value: object): Array<[string | undefined, unknown]> {
 function* chunksOf(value: unknown, indent: number, depth: number): Generator<string> {
   const container =
     value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON !== 'function' ? value : undefined;
+  if (Array.isArray(container) && container.length > CHUNKED_MEMBERS && depth >= CHUNKED_DEPTH - 1) {
+    // A long list of small items (a file's findings): written a run of items at a time.
+    yield* arrayChunks(container, indent, depth);
+    return;
+  }
   const members = container === undefined ? undefined : membersOf(container);
   if (members === undefined || members.length === 0 || (depth >= CHUNKED_DEPTH && members.length <= CHUNKED_MEMBERS)) {
-    // JSON.stringify indents nested lines from column 0; shift them to this depth.
-    const text = JSON.stringify(value, null, indent) ?? 'null';
-    yield safeJsonText(depth === 0 ? text : text.replaceAll('\n', `\n${' '.repeat(indent * depth)}`));
+    yield shifted(JSON.stringify(value, null, indent) ?? 'null', indent, depth);
     return;
   }
   const [open, close] = Array.isArray(container) ? ['[', ']'] : ['{', '}'];
@@ -123,4 +128,23 @@ function* chunksOf(value: unknown, indent: number, depth: number): Generator<str
     yield i < members.length - 1 ? ',\n' : '\n';
   }
   yield `${' '.repeat(indent * depth)}${close}`;
+}
+
+/** JSON.stringify's text of a value at `depth`: it indents nested lines from column 0, so they are shifted. */
+function shifted(text: string, indent: number, depth: number): string {
+  return safeJsonText(depth === 0 ? text : text.replaceAll('\n', `\n${' '.repeat(indent * depth)}`));
+}
+
+/** Items of a long array per run, each run one JSON.stringify (one call per item cost more than the whole report once did). */
+const RUN = 256;
+
+function* arrayChunks(items: readonly unknown[], indent: number, depth: number): Generator<string> {
+  yield '[';
+  for (let from = 0; from < items.length; from += RUN) {
+    // `[\n  a,\n  b\n]` without its brackets: the items with their separators, one level in.
+    const text = JSON.stringify(items.slice(from, from + RUN), null, indent);
+    const body = text.slice(1, -2);
+    yield `${from === 0 ? '' : ','}${shifted(body, indent, depth)}`;
+  }
+  yield `\n${' '.repeat(indent * depth)}]`;
 }
