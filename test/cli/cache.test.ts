@@ -245,6 +245,28 @@ describe('the folder cache', () => {
     expect(again.length).toBe(groups.length);
   });
 
+  it('keeps the entries of each command apart: check, then sessions, then check again reads nothing', () => {
+    const { box, root } = projects();
+    const dir = path.join(root, '-home-dev-webapp');
+    const { groups, projectFiles } = folder(dir);
+    const cacheDir = path.join(box.root, 'c');
+    const run = (namespace: string, facts: boolean): unknown[] => {
+      const options = { rules: RULES, severities: new Map(), only: undefined, facts };
+      const out: unknown[] = [];
+      lintFolderCached({ ...config(cacheDir), namespace }, groups, projectFiles, (o) => out.push(o), (indexer, emit) =>
+        lintFolder(groups, projectFiles, options, emit, indexer),
+      );
+      return out;
+    };
+    const checked = run('check', false);
+    run('sessions', true);
+    expect(fs.readdirSync(cacheDir).filter((f) => f.endsWith('.bin')).length).toBe(2);
+    const opened = vi.spyOn(fs, 'openSync');
+    const again = run('check', false);
+    expect(opened.mock.calls.filter(([p]) => String(p).endsWith('.jsonl'))).toEqual([]);
+    expect(JSON.stringify(again)).toBe(JSON.stringify(checked));
+  });
+
   it('misses after a same-size rewrite that restores the modification time (the change time moved)', () => {
     const { box, root } = projects();
     const dir = path.join(root, '-home-dev-webapp');
