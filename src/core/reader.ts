@@ -61,6 +61,21 @@ export function bufferSource(bytes: Buffer): ByteSource {
   };
 }
 
+/**
+ * Reads `length` bytes at `position` into `target` from `targetOffset`,
+ * as many reads as it takes; returns the count, short only at the end of
+ * the source.
+ */
+export function readFully(source: ByteSource, target: Buffer, targetOffset: number, length: number, position: number): number {
+  let done = 0;
+  while (done < length) {
+    const n = source.read(target, targetOffset + done, length - done, position + done);
+    if (n === 0) break;
+    done += n;
+  }
+  return done;
+}
+
 const CHUNK = 8 * 1024 * 1024;
 const NEWLINE = 0x0a;
 const CR = 0x0d;

@@ -8,7 +8,7 @@ import { isAscii, isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { addTo, trimmed } from './collections.js';
 import { jsonTextOfAnyDepth } from './json-text.js';
-import { type ByteSource, type LineView, type ReadStats, scanLineViews } from './reader.js';
+import { type ByteSource, type LineView, type ReadStats, readFully, scanLineViews } from './reader.js';
 import { type InvalidReason, parseLine, parseObject } from './parse-line.js';
 import {
   type RecordSummary,
@@ -478,15 +478,8 @@ export class SessionIndex {
     if (offset === undefined || length === undefined || line < 1 || line > this.stats.lineCount) {
       throw new RangeError(`line ${line} is outside ${this.file.displayPath}`);
     }
-    const source = this.readSource();
     const target = Buffer.alloc(length);
-    let done = 0;
-    while (done < length) {
-      const n = source.read(target, done, length - done, offset + done);
-      if (n === 0) break;
-      done += n;
-    }
-    let end = done;
+    let end = readFully(this.readSource(), target, 0, length, offset);
     if (end > 0 && target[end - 1] === 0x0d && this.lineTerminated(line)) end--;
     let start = 0;
     if (line === 1 && this.stats.hasBom) start = 3;

@@ -6,7 +6,7 @@
  * from the `diff` package.
  */
 import { formatPatch, structuredPatch, type StructuredPatch } from 'diff';
-import type { ByteSource } from '../core/reader.js';
+import { type ByteSource, readFully } from '../core/reader.js';
 import type { RecordEdit } from '../core/types.js';
 import type { Rewrite } from './rewrite.js';
 
@@ -90,13 +90,7 @@ const SCAN = 64 * 1024;
 /** Bytes `[from, to)` of a source. */
 function readRange(source: ByteSource, from: number, to: number): Buffer {
   const out = Buffer.alloc(Math.max(0, to - from));
-  let got = 0;
-  while (got < out.length) {
-    const n = source.read(out, got, out.length - got, from + got);
-    if (n === 0) break;
-    got += n;
-  }
-  return out.subarray(0, got);
+  return out.subarray(0, readFully(source, out, 0, out.length, from));
 }
 
 /** Where the line holding byte `position` starts (`position` itself at a line start). */

@@ -9,7 +9,7 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import { ConcurrentModificationError } from '../core/errors.js';
-import type { ByteSource } from '../core/reader.js';
+import { type ByteSource, readFully } from '../core/reader.js';
 import type { LineTable } from '../core/session-index.js';
 import type { RecordEdit } from '../core/types.js';
 
@@ -104,18 +104,6 @@ export class Rewrite {
     return Rewrite.of([{ kind: 'kept', start: 0, end: size }]);
   }
 
-  /** The whole new file as one buffer (hand-built plans, tests). */
-  static ofBytes(bytes: Buffer): Rewrite {
-    return Rewrite.of([{ kind: 'new', bytes }]);
-  }
-
-  /** Whether this is the first `size` bytes of the original and nothing else. */
-  isIdentity(size: number): boolean {
-    if (size === 0) return this.pieces.length === 0;
-    const only = this.pieces[0];
-    return this.pieces.length === 1 && only?.kind === 'kept' && only.start === 0 && only.end === size;
-  }
-
   /** The piece holding byte `position` (binary search over the starts). */
   private pieceAt(position: number): number {
     let lo = 0;
@@ -144,12 +132,8 @@ export class Rewrite {
       if (piece.kind === 'new') {
         piece.bytes.copy(target, targetOffset + done, from, from + want);
       } else if (piece.kind === 'kept') {
-        let got = 0;
-        while (got < want) {
-          const n = original.read(target, targetOffset + done + got, want - got, piece.start + from + got);
-          if (n === 0) throw shrank(piece.start + from + got);
-          got += n;
-        }
+        const got = readFully(original, target, targetOffset + done, want, piece.start + from);
+        if (got < want) throw shrank(piece.start + from + got);
       } else {
         throw new Error('a rewrite that copies another file is read by the writer only');
       }
@@ -231,28 +215,6 @@ export class Rewrite {
     flush(originalSize);
     return changes;
   }
-}
-
-/**
- * The bytes of the new file, whole: for small hand-built plans and tests.
- * The planner and the writer never call it.
- */
-export function rewrittenBytes(rewrite: Rewrite, original: Buffer | ByteSource): Buffer {
-  const source: ByteSource = Buffer.isBuffer(original) ? bufferSourceOf(original) : original;
-  const out = Buffer.alloc(rewrite.size);
-  rewrite.read(source, out, 0, rewrite.size, 0);
-  return out;
-}
-
-function bufferSourceOf(bytes: Buffer): ByteSource {
-  return {
-    size: bytes.length,
-    read: (target, targetOffset, length, position) => {
-      const end = Math.min(bytes.length, position + length);
-      return position >= end ? 0 : bytes.copy(target, targetOffset, position, end);
-    },
-    close: () => undefined,
-  };
 }
 
 /**

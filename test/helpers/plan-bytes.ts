@@ -10,7 +10,7 @@ import { type SessionFile, SessionIndex } from '../../src/core/session-index.js'
 import type { RecordEdit } from '../../src/core/types.js';
 import type { LintOptions } from '../../src/engine/linter.js';
 import { planFile, type PlanPolicy } from '../../src/repair/plan.js';
-import { applyLineEdits, Rewrite, rewrittenBytes } from '../../src/repair/rewrite.js';
+import { applyLineEdits, Rewrite } from '../../src/repair/rewrite.js';
 import type { FilePlan } from '../../src/repair/types.js';
 
 export interface BytesPlan extends FilePlan {
@@ -18,6 +18,13 @@ export interface BytesPlan extends FilePlan {
   readonly before: Buffer;
   /** The bytes the plan writes. */
   readonly after: Buffer;
+}
+
+/** The whole new text of a rewrite of `original`. */
+export function rewrittenBytes(rewrite: Rewrite, original: Buffer): Buffer {
+  const out = Buffer.alloc(rewrite.size);
+  rewrite.read(bufferSource(original), out, 0, rewrite.size, 0);
+  return out;
 }
 
 /** {@link planFile} on `bytes`, with the bytes before and after. */

@@ -10,10 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { bufferSource } from '../../src/core/reader.js';
 import type { RecordEdit } from '../../src/core/types.js';
 import { rewritePatch } from '../../src/repair/diff.js';
-import { applyLineEdits, Rewrite, rewrittenBytes } from '../../src/repair/rewrite.js';
+import { applyLineEdits, Rewrite } from '../../src/repair/rewrite.js';
 import { SessionIndex } from '../../src/core/session-index.js';
 import { classifyPath } from '../../src/core/discovery.js';
-import { wholePatch } from '../helpers/plan-bytes.js';
+import { rewrittenBytes, wholePatch } from '../helpers/plan-bytes.js';
 import { prng } from '../support/tree.js';
 
 const FILE = classifyPath('/p/-x/0b7a6f4e-2c1d-4e8f-9a0b-1c2d3e4f5a6b.jsonl', '/');
