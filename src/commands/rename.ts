@@ -24,7 +24,7 @@ import { escapeForTerminal } from '../escape.js';
 import { critical } from '../interrupt.js';
 import type { Io } from '../io.js';
 import { remainingOf } from '../repair/plan.js';
-import { HashingSource, Rewrite } from '../repair/rewrite.js';
+import { HashingSource, indexRewrite, Rewrite } from '../repair/rewrite.js';
 import type { AuditEntry, FilePlan } from '../repair/types.js';
 import { runConfig, undoCommand, writeOptions } from './shared.js';
 import { loadSession } from './session-arg.js';
@@ -76,14 +76,7 @@ export function renamePlan(index: SessionIndex, source: ByteSource, title: strin
     { kind: 'new', bytes: Buffer.from(`${row}\n`, 'utf8') },
   ]);
   const { lint } = runConfig(io, undefined, []);
-  const hashing = new HashingSource(rewrite.source(source));
-  let first = true;
-  const renamed = SessionIndex.build(index.file, () => {
-    if (!first) return rewrite.source(source);
-    first = false;
-    return hashing;
-  });
-  const sha256After = hashing.digest();
+  const { index: renamed, sha256: sha256After } = indexRewrite(index.file, rewrite, source);
   const edit: RecordEdit = { kind: 'insertAfter', line: renamed.stats.lineCount - 1, after: [row] };
   // Parents in other files of the group resolve the same way after the write.
   const external = new Map<string, ExternalParent>();

@@ -30,9 +30,10 @@ import { abandonedAttemptOf } from '../core/repair-targets.js';
 import { resumeModel, type ResumeModel } from '../core/resume.js';
 import { schemaProblem } from '../core/schemas.js';
 import { scoreSession } from '../core/score.js';
-import { type LineTable, type SessionFile, SessionIndex } from '../core/session-index.js';
+import { addTo } from '../core/collections.js';
+import type { LineTable, SessionFile, SessionIndex } from '../core/session-index.js';
 import type { Applicability, Finding, Fix, FixAlternative, JsonObject, RecordEdit, ResumeSummary } from '../core/types.js';
-import { applyLineEdits, HashingSource, Rewrite } from './rewrite.js';
+import { applyLineEdits, indexRewrite, Rewrite } from './rewrite.js';
 import type { AppliedFix, FilePlan, SkippedFix } from './types.js';
 
 export const MAX_PASSES = 10;
@@ -89,6 +90,8 @@ interface State {
   readonly findings: Finding[];
   /** The policy's requested repairs on this text (not findings: the gate does not count them). */
   readonly requested: readonly Finding[];
+  /** What the gate compares against this text, computed once (as the step that made it, and as the text the next step starts from). */
+  readonly gate: Gate;
 }
 
 /** Per-rule counts at warning level or above: what a fix must not raise. */
@@ -194,7 +197,7 @@ function referenceOf(state: State): Reference {
   const forbidden = KeySet.of(forbiddenKeys);
   // Only the intended conversation is protected: what resume loads today
   // through a wrong stand-in may go.
-  const intended = KeySet.of([...keysOf(model.intendedMessages)].filter((k) => !forbidden.has(k)));
+  const intended = KeySet.of(state.gate.intended.filter((k) => !forbidden.has(k)));
   return { intended, forbidden };
 }
 
@@ -209,10 +212,10 @@ interface Gate {
   readonly intended: Float64Array;
 }
 
-function gateOf(state: State): Gate {
-  const model = resumeModel(state.index);
+function gateOf(index: SessionIndex, findings: readonly Finding[]): Gate {
+  const model = resumeModel(index);
   return {
-    counts: countsByRule(state.findings),
+    counts: countsByRule(findings),
     cli: keysOf(model.messages),
     sdk: keysOf(model.sdkMessages),
     intended: Float64Array.from(model.intendedMessages, messageKey),
@@ -220,24 +223,22 @@ function gateOf(state: State): Gate {
 }
 
 /**
- * Why `after` is worse than the text `before` describes, or undefined when
- * it is not. A step must not add a finding at warning level or above, must
- * keep every intended message that either reader (the CLI's loader and the
- * SDK's) loaded before, must bring in nothing no repair may (an abandoned
- * attempt, history from before a compaction), and must not shrink the
- * intended conversation itself.
+ * Why the text `after` describes is worse than the one `before` describes,
+ * or undefined when it is not. A step must not add a finding at warning
+ * level or above, must keep every intended message that either reader (the
+ * CLI's loader and the SDK's) loaded before, must bring in nothing no
+ * repair may (an abandoned attempt, history from before a compaction), and
+ * must not shrink the intended conversation itself.
  */
-function regression(before: Gate, after: State, reference: Reference, exempt: Keys = NONE): string | undefined {
-  for (const [key, n] of countsByRule(after.findings)) {
+function regression(before: Gate, after: Gate, reference: Reference, exempt: Keys = NONE): string | undefined {
+  for (const [key, n] of after.counts) {
     const previous = before.counts.get(key) ?? 0;
     if (n > previous) return `it would add ${n - previous} ${key.replace(':', ' ')} finding(s)`;
   }
-  const ra = resumeModel(after.index);
-  for (const [reader, wasKeys, now] of [
-    ['resume', before.cli, ra.messages],
-    ['the Agent SDK reader', before.sdk, ra.sdkMessages],
+  for (const [reader, wasKeys, nowKeys] of [
+    ['resume', before.cli, after.cli],
+    ['the Agent SDK reader', before.sdk, after.sdk],
   ] as const) {
-    const nowKeys = keysOf(now);
     let dropped = 0;
     for (const k of wasKeys) if (reference.intended.has(k) && !nowKeys.has(k) && !exempt.has(k)) dropped++;
     if (dropped > 0) return `${reader} would no longer load ${dropped} message(s) it loads today`;
@@ -253,7 +254,7 @@ function regression(before: Gate, after: State, reference: Reference, exempt: Ke
     if (exempt.has(k)) wasTotal--;
   }
   let nowTotal = 0;
-  for (const m of ra.intendedMessages) if (!reference.forbidden.has(messageKey(m))) nowTotal++;
+  for (const k of after.intended) if (!reference.forbidden.has(k)) nowTotal++;
   if (nowTotal < wasTotal) return `the intended conversation would shrink from ${wasTotal} to ${nowTotal} messages`;
   return undefined;
 }
@@ -263,16 +264,17 @@ const NONE: ReadonlySet<number> = new Set();
 /**
  * The messages fixes change on purpose (`Fix.changesContent`: thinking
  * dropped, an image replaced, a fresh message.id): the records on the lines
- * they rewrite or delete, which the gate does not count as lost.
+ * they rewrite or delete, which the gate does not count as lost; for the
+ * fixes together and for each alone, from one pass over the records.
  */
-function changedOnPurpose(state: State, candidates: readonly Candidate[]): ReadonlySet<number> {
-  const lines = new Set<number>();
-  for (const c of candidates) {
-    if (!c.changesContent) continue;
-    for (const e of c.edits) if (e.kind !== 'insertAfter') lines.add(e.line);
-  }
-  if (lines.size === 0) return NONE;
-  return new Set(state.index.records.filter((r) => lines.has(r.line)).map(messageKey));
+function exemptions(state: State, candidates: readonly Candidate[]): { all: ReadonlySet<number>; each: ReadonlyArray<ReadonlySet<number>> } {
+  const linesOf = candidates.map((c) => (c.changesContent ? c.edits.filter((e) => e.kind !== 'insertAfter').map((e) => e.line) : []));
+  const wanted = new Set(linesOf.flat());
+  if (wanted.size === 0) return { all: NONE, each: candidates.map(() => NONE) };
+  const keysByLine = new Map<number, number[]>();
+  for (const r of state.index.records) if (wanted.has(r.line)) addTo(keysByLine, r.line, messageKey(r));
+  const keysOfLines = (lines: readonly number[]): ReadonlySet<number> => new Set(lines.flatMap((line) => keysByLine.get(line) ?? []));
+  return { all: keysOfLines([...wanted]), each: linesOf.map(keysOfLines) };
 }
 
 /** Why a record an edit writes would be malformed, if it would be. */
@@ -358,15 +360,16 @@ interface Batch {
 }
 
 function batchOf(state: State, candidates: readonly Candidate[]): Batch {
+  const exempt = exemptions(state, candidates);
   return {
     candidates,
     rewrite: state.rewrite,
     sha256: state.sha256,
     end: endFactsOf(state),
     lines: state.index.lineTable(),
-    gate: gateOf(state),
-    exemptAll: changedOnPurpose(state, candidates),
-    exemptEach: candidates.map((c) => changedOnPurpose(state, [c])),
+    gate: state.gate,
+    exemptAll: exempt.all,
+    exemptEach: exempt.each,
   };
 }
 
@@ -402,8 +405,8 @@ function stepOf(state: State, c: Candidate): Step | undefined {
     rewrite: state.rewrite,
     sha256: state.sha256,
     lines: state.index.lineTable(),
-    gate: gateOf(state),
-    exempt: changedOnPurpose(state, [candidate]),
+    gate: state.gate,
+    exempt: exemptions(state, [candidate]).all,
   };
 }
 
@@ -444,15 +447,10 @@ export async function planFile(
   const size = original.size;
   /** Indexes and lints a text; its sha256 comes from the same read. */
   const build = (rewrite: Rewrite): State => {
-    const hashing = new HashingSource(rewrite.source(original));
-    let first = true;
-    const index = SessionIndex.build(file, () => {
-      if (!first) return rewrite.source(original);
-      first = false;
-      return hashing;
-    });
+    const { index, sha256 } = indexRewrite(file, rewrite, original);
     policy.link?.(index);
-    return { rewrite, sha256: hashing.digest(), index, findings: lintIndex(index, lint), requested: policy.requested?.(index) ?? [] };
+    const findings = lintIndex(index, lint);
+    return { rewrite, sha256, index, findings, requested: policy.requested?.(index) ?? [], gate: gateOf(index, findings) };
   };
 
   await policy.pause?.();
@@ -585,7 +583,7 @@ export async function planFile(
       const taken = attempt(batch, k, kept.length === 0, held, latest);
       if (taken !== undefined) {
         kept.push(taken);
-        latest = (held.state as State | undefined)?.rewrite ?? latest;
+        latest = (held.state as State).rewrite;
       }
     }
     // Nothing kept: the batch's text stays, and is indexed again only if another pass needs it.
@@ -638,7 +636,7 @@ export async function planFile(
   /** The text `rewrite` indexed, when it is no worse than what `gate` describes; else why not. */
   const tryStep = (rewrite: Rewrite, gate: Gate, exempt: ReadonlySet<number>): State | string => {
     const next = build(rewrite);
-    return regression(gate, next, reference, exempt) ?? next;
+    return regression(gate, next.gate, reference, exempt) ?? next;
   };
 
   /**

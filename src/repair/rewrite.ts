@@ -10,7 +10,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { ConcurrentModificationError } from '../core/errors.js';
 import { type ByteSource, readFully } from '../core/reader.js';
-import type { LineTable } from '../core/session-index.js';
+import { type LineTable, type SessionFile, SessionIndex } from '../core/session-index.js';
 import type { RecordEdit } from '../core/types.js';
 
 export type Piece =
@@ -343,4 +343,20 @@ export class HashingSource implements ByteSource {
     }
     return this.hash.digest('hex');
   }
+}
+
+/**
+ * The index of a rewrite's text and that text's sha256, from one read: the
+ * scan that builds the index reads through a {@link HashingSource}; the
+ * index's later reads of lines go to a plain source.
+ */
+export function indexRewrite(file: SessionFile, rewrite: Rewrite, original: ByteSource): { index: SessionIndex; sha256: string } {
+  const hashing = new HashingSource(rewrite.source(original));
+  let first = true;
+  const index = SessionIndex.build(file, () => {
+    if (!first) return rewrite.source(original);
+    first = false;
+    return hashing;
+  });
+  return { index, sha256: hashing.digest() };
 }
