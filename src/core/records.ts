@@ -83,8 +83,15 @@ export const CHAIN_TYPES: ReadonlySet<string> = new Set(['user', 'assistant', 's
 
 export type ContentShape = 'string' | 'array' | 'other' | 'absent';
 
-/** The repeating envelope fields whose strings the index shares: sessionId, cwd, slug, agentId. */
-export type InternedField = 0 | 1 | 2 | 3;
+/**
+ * Strings the index shares between records, by field: the repeating
+ * envelope fields (0 sessionId, 1 cwd, 2 slug, 3 agentId), a
+ * `message.id` (4), repeated on the consecutive rows of one response, and a
+ * `parentUuid` (5), which is the `uuid` of a record already read.
+ */
+export type InternedField = 0 | 1 | 2 | 3 | typeof MESSAGE_ID_FIELD | typeof PARENT_UUID_FIELD;
+export const MESSAGE_ID_FIELD = 4;
+export const PARENT_UUID_FIELD = 5;
 
 /** How a record was recovered from a damaged line (see parse-line.ts). */
 export type Recovery = 'nul-leading' | 'nul-stripped' | 'glued-split';
@@ -416,7 +423,8 @@ export function summarize(
   const rawParent = obj.parentUuid;
   let parentUuid: string | null | undefined;
   let parentUuidMalformed = false;
-  if (rawParent === null || typeof rawParent === 'string') parentUuid = rawParent;
+  if (rawParent === null) parentUuid = null;
+  else if (typeof rawParent === 'string') parentUuid = intern(rawParent, PARENT_UUID_FIELD);
   else if (rawParent !== undefined) parentUuidMalformed = true;
 
   let content: ContentShape = 'absent';
@@ -444,7 +452,7 @@ export function summarize(
       bodyMalformed = true;
     } else {
       const m = message as JsonObject;
-      if (type === 'assistant') messageId = str(m.id);
+      if (type === 'assistant') messageId = intern(str(m.id), MESSAGE_ID_FIELD);
       const c = m.content;
       if (typeof c === 'string') {
         content = 'string';

@@ -13,6 +13,8 @@ import { type InvalidReason, parseLine, parseObject } from './parse-line.js';
 import {
   type RecordSummary,
   type InternedField,
+  MESSAGE_ID_FIELD,
+  PARENT_UUID_FIELD,
   type Recovery,
   CHAIN_TYPES,
   isCompactBoundary,
@@ -210,22 +212,6 @@ export function latin1Exact(latin1: string, ascii: boolean): boolean {
   return ascii || !WIDE_ESCAPE.test(latin1);
 }
 
-/**
- * Points a summary's `parentUuid` at its parent's own `uuid` string, and a
- * `message.id` equal to the previous record's at that record's string (the
- * rows of one response follow each other). A 1 GB session has 300,000
- * records; each parsed copy of a uuid is a 56-byte string, and the shared
- * one also has its hash computed already for every later map lookup.
- */
-function shareStrings(summary: RecordSummary, byUuid: ReadonlyMap<string, RecordSummary>, previous: RecordSummary | undefined): void {
-  const mutable = summary as { parentUuid: string | null | undefined; messageId: string | undefined };
-  if (typeof summary.parentUuid === 'string') {
-    const parent = byUuid.get(summary.parentUuid)?.uuid;
-    if (parent !== undefined) mutable.parentUuid = parent;
-  }
-  if (summary.messageId !== undefined && previous?.messageId === summary.messageId) mutable.messageId = previous.messageId;
-}
-
 /** `"compact_boundary"`, and how a system row's line starts, as Claude Code writes them. */
 const BOUNDARY_MARKER = Buffer.from('"compact_boundary"');
 const SYSTEM_ROW_START = Buffer.from('{"type":"system"');
@@ -307,11 +293,21 @@ export class SessionIndex {
     const interned = new Map<string, string>();
     // Consecutive records nearly always repeat the value just seen in the
     // same field: one string comparison instead of hashing a fresh copy.
-    const lastInterned: Array<string | undefined> = [undefined, undefined, undefined, undefined];
+    const lastInterned: Array<string | undefined> = [undefined, undefined, undefined, undefined, undefined, undefined];
+    // A 1 GB session has 300,000 records; each parsed copy of a uuid is a
+    // 56-byte string of its own. A parent uuid takes the string of the
+    // record it names (whose hash every later map lookup then reuses), and a
+    // message.id the previous response row's; neither goes in `interned`,
+    // which would keep every one of them.
     const intern = (s: string | undefined, field: InternedField): string | undefined => {
       if (s === undefined) return undefined;
+      if (field === PARENT_UUID_FIELD) return byUuid.get(s)?.uuid ?? s;
       const last = lastInterned[field];
       if (s === last) return last;
+      if (field === MESSAGE_ID_FIELD) {
+        lastInterned[field] = s;
+        return s;
+      }
       let existing = interned.get(s);
       if (existing === undefined) {
         interned.set(s, s);
@@ -335,7 +331,6 @@ export class SessionIndex {
       if (observed) observer?.record(summary, obj, false);
     };
     const addSummary = (summary: RecordSummary, raw: LineView): void => {
-      shareStrings(summary, byUuid, records[records.length - 1]);
       records.push(summary);
       if (summary.type === 'system' && summary.subtype === 'compact_boundary' && summary.preserved === undefined) {
         // The SDK reader's > 5 MiB pre-compaction skip only sees a boundary
