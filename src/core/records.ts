@@ -794,8 +794,24 @@ function isLight(obj: JsonObject): boolean {
   );
 }
 
-/** The summary of a light row (see {@link LIGHT_TYPES}): six fields, the rest their defaults. */
-class LightSummary implements RecordSummary {
+/** Every field of {@link RecordSummary}, in the interface's order. */
+export const SUMMARY_FIELDS = [
+  'ordinal', 'line', 'type', 'subtype', 'uuid', 'parentUuid', 'parentUuidMalformed', 'logicalParentUuid', 'isSidechain', 'timestamp', 'time',
+  'sessionId', 'cwd', 'slug', 'agentId', 'isMeta', 'isCompactSummary', 'messageId', 'content', 'bodyMalformed', 'toolUseIds', 'toolNames',
+  'toolResultIds', 'sourceToolAssistantUuid', 'excerpt', 'leafUuid', 'explicit', 'recovery', 'teamName', 'attachmentType', 'originKind',
+  'quietReply', 'preserved', 'queued', 'commandTag', 'interrupt', 'blocks', 'blankTestedWhole', 'signatureKeys', 'images',
+] as const satisfies ReadonlyArray<keyof RecordSummary>;
+
+/** Compiles only while SUMMARY_FIELDS names every field of RecordSummary. */
+const ALL_FIELDS_LISTED: [Exclude<keyof RecordSummary, (typeof SUMMARY_FIELDS)[number]>] extends [never] ? true : never = true;
+void ALL_FIELDS_LISTED;
+
+/**
+ * The summary of a light row (see {@link LIGHT_TYPES}): six fields of its
+ * own; every other field is read from the prototype, where it holds what a
+ * full summary of a row that sets nothing else holds.
+ */
+class LightSummary {
   constructor(
     readonly ordinal: number,
     readonly line: number,
@@ -804,114 +820,17 @@ class LightSummary implements RecordSummary {
     readonly time: number,
     readonly sessionId: string | undefined,
   ) {}
+}
+interface LightSummary extends RecordSummary {
+  readonly flags: number;
+  readonly rare: RareFields;
+}
 
-  get flags(): number {
-    return 0;
-  }
-  get rare(): RareFields {
-    return COMMON;
-  }
-  get uuid(): undefined {
-    return undefined;
-  }
-  get parentUuid(): undefined {
-    return undefined;
-  }
-  get cwd(): undefined {
-    return undefined;
-  }
-  get slug(): undefined {
-    return undefined;
-  }
-  get agentId(): undefined {
-    return undefined;
-  }
-  get messageId(): undefined {
-    return undefined;
-  }
-  get content(): ContentShape {
-    return 'absent';
-  }
-  get excerpt(): string {
-    return '';
-  }
-  get blocks(): string {
-    return '';
-  }
-  get toolUseIds(): readonly string[] {
-    return EMPTY;
-  }
-  get toolNames(): readonly string[] {
-    return EMPTY;
-  }
-  get toolResultIds(): readonly string[] {
-    return EMPTY;
-  }
-  get sourceToolAssistantUuid(): undefined {
-    return undefined;
-  }
-  get signatureKeys(): readonly string[] {
-    return EMPTY;
-  }
-  get isSidechain(): boolean {
-    return false;
-  }
-  get isMeta(): boolean {
-    return false;
-  }
-  get isCompactSummary(): boolean {
-    return false;
-  }
-  get parentUuidMalformed(): boolean {
-    return false;
-  }
-  get bodyMalformed(): boolean {
-    return false;
-  }
-  get explicit(): boolean {
-    return false;
-  }
-  get teamName(): boolean {
-    return false;
-  }
-  get quietReply(): boolean {
-    return false;
-  }
-  get interrupt(): boolean {
-    return false;
-  }
-  get blankTestedWhole(): boolean {
-    return false;
-  }
-  get subtype(): undefined {
-    return undefined;
-  }
-  get logicalParentUuid(): undefined {
-    return undefined;
-  }
-  get leafUuid(): undefined {
-    return undefined;
-  }
-  get recovery(): undefined {
-    return undefined;
-  }
-  get attachmentType(): undefined {
-    return undefined;
-  }
-  get originKind(): undefined {
-    return undefined;
-  }
-  get preserved(): undefined {
-    return undefined;
-  }
-  get queued(): undefined {
-    return undefined;
-  }
-  get commandTag(): undefined {
-    return undefined;
-  }
-  get images(): readonly ImageFacts[] {
-    return NO_IMAGES;
+{
+  const unset = new Summary(0, 0, '', undefined, undefined, undefined, Number.NaN, undefined, undefined, undefined, undefined, undefined, 'absent', '', '', EMPTY, EMPTY, EMPTY, undefined, EMPTY, 0, COMMON);
+  const own = new Set<string>(['ordinal', 'line', 'type', 'timestamp', 'time', 'sessionId']);
+  for (const field of [...SUMMARY_FIELDS, 'flags', 'rare'] as const) {
+    if (!own.has(field)) Object.defineProperty(LightSummary.prototype, field, { value: unset[field] });
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { addTo, trimmed } from '../../src/core/collections.js';
-import { type RecordSummary, summarize, withFields } from '../../src/core/records.js';
+import { type RecordSummary, SUMMARY_FIELDS, summarize, withFields } from '../../src/core/records.js';
 import type { JsonObject } from '../../src/core/types.js';
 
 const keep = (s: string | undefined): string | undefined => s;
@@ -59,14 +59,7 @@ describe('record summary', () => {
   });
 });
 
-/** Every field of the RecordSummary interface. */
-const FIELDS = [
-  'ordinal', 'line', 'type', 'subtype', 'uuid', 'parentUuid', 'parentUuidMalformed', 'logicalParentUuid', 'isSidechain', 'timestamp', 'time',
-  'sessionId', 'cwd', 'slug', 'agentId', 'isMeta', 'isCompactSummary', 'messageId', 'content', 'bodyMalformed', 'toolUseIds', 'toolNames',
-  'toolResultIds', 'sourceToolAssistantUuid', 'excerpt', 'leafUuid', 'explicit', 'recovery', 'teamName', 'attachmentType', 'originKind',
-  'quietReply', 'preserved', 'queued', 'commandTag', 'interrupt', 'blocks', 'blankTestedWhole', 'signatureKeys', 'images',
-] as const;
-const fieldsOf = (r: RecordSummary): Record<string, unknown> => Object.fromEntries(FIELDS.map((f) => [f, r[f]]));
+const fieldsOf = (r: RecordSummary): Record<string, unknown> => Object.fromEntries(SUMMARY_FIELDS.map((f) => [f, r[f]]));
 
 describe('bookkeeping rows', () => {
   const rows: JsonObject[] = [
