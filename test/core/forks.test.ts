@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forkReport } from '../../src/core/forks.js';
+import { forkReport, measure } from '../../src/core/forks.js';
 import { linkGroup } from '../../src/engine/linter.js';
 import { resumeModel } from '../../src/core/resume.js';
 import { assistant, jsonl, progress, resetClock, toolResult, user } from '../helpers/records.js';
@@ -64,23 +64,6 @@ describe('fork classification', () => {
 });
 
 describe('abandoned branches measured all at once', () => {
-  /** The branch walked record by record, as the measure is defined. */
-  function walk(index: ReturnType<typeof indexText>, root: import('../../src/core/records.js').RecordSummary): { depth: number; records: number } {
-    let records = 0;
-    let depth = 0;
-    const seen = new Set<unknown>();
-    const stack = [{ r: root, d: 1 }];
-    while (stack.length > 0) {
-      const { r, d } = stack.pop() as (typeof stack)[number];
-      if (seen.has(r)) continue;
-      seen.add(r);
-      records++;
-      depth = Math.max(depth, d);
-      if (r.uuid !== undefined) for (const c of index.childrenOf(r.uuid)) stack.push({ r: c, d: d + 1 });
-    }
-    return { depth, records };
-  }
-
   it('give each branch the size and depth a walk of it gives, on real sessions cut off by a break and on the corpus', () => {
     let checked = 0;
     const shared = fs.existsSync(`${SHARED_CORPUS.root}/SOURCES.md`) ? [...realMainSessions(SHARED_CORPUS), ...corpusFiles(SHARED_CORPUS)] : [];
@@ -91,7 +74,7 @@ describe('abandoned branches measured all at once', () => {
         const index = indexText(t);
         linkGroup([index], undefined);
         for (const branch of forkReport(index, resumeModel(index)).abandoned) {
-          expect({ depth: branch.depth, records: branch.records }, f.relative).toEqual(walk(index, branch.root));
+          expect({ depth: branch.depth, records: branch.records }, f.relative).toEqual(measure(index, branch.root));
           checked++;
         }
       }
