@@ -89,28 +89,6 @@ function fill(template: string, data: Readonly<Record<string, string | number>> 
     parts = template.split(/\{(\w+)\}/);
     templateParts.set(template, parts);
   }
-  if (parts.length === 1) return template;
-  // Many findings say the same thing (every typed prompt of an old session,
-  // for string-content): they share one string instead of each keeping its own.
-  const value = data?.[parts[1] as string];
-  const values = parts.length === 3 ? `${typeof value}:${String(value)}` : undefined;
-  let said = values === undefined ? undefined : filled.get(template);
-  const known = said?.get(values as string);
-  if (known !== undefined) return known;
-  const message = fillParts(parts, data);
-  if (values !== undefined) {
-    if (said === undefined) filled.set(template, (said = new Map()));
-    if (said.size < MAX_SHARED_MESSAGES) said.set(values, message);
-  }
-  return message;
-}
-
-/** Messages of one-placeholder templates by value, per template: the ones {@link fill} shares. */
-const filled = new Map<string, Map<string, string>>();
-/** Values remembered per template: a value that names a record (a uuid) is seldom repeated. */
-const MAX_SHARED_MESSAGES = 64;
-
-function fillParts(parts: readonly string[], data: Readonly<Record<string, string | number>> | undefined): string {
   let message = parts[0] as string;
   for (let i = 1; i < parts.length; i += 2) {
     const key = parts[i] as string;
