@@ -80,16 +80,14 @@ function safeJsonText(text: string): string {
   return text.replace(JSON_RAW_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** Arrays and objects with more members than this are written member by member, at any depth. */
-const CHUNKED_MEMBERS = 64;
-/** Containers this close to the top are written member by member whatever their size (a report's files, their findings). */
+/** Containers this close to the top are written member by member (a report, its list of files, each file's fields). */
 const CHUNKED_DEPTH = 3;
 
 /**
  * {@link terminalSafeJson} of plain data in pieces: the same text, but the
- * top containers and any with many members are written one member at a
- * time, so a report of 200,000 findings is never one string of 80 MB (and
- * its copies).
+ * top containers are written member by member and a long array below them
+ * a run of items at a time, so a report of 200,000 findings is never one
+ * string of 80 MB (and its copies).
  */
 export function* terminalSafeJsonChunks(value: unknown, indent = 2): Generator<string> {
   // Without indentation the text is one line, whose pieces are not worth cutting.
@@ -108,26 +106,23 @@ function membersOf(value: object): Array<[string | undefined, unknown]> {
 function* chunksOf(value: unknown, indent: number, depth: number): Generator<string> {
   const container =
     value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON !== 'function' ? value : undefined;
-  if (Array.isArray(container) && container.length > CHUNKED_MEMBERS && depth >= CHUNKED_DEPTH - 1) {
-    // A long list of small items (a file's findings): written a run of items at a time.
+  const members = container !== undefined && depth < CHUNKED_DEPTH ? membersOf(container) : [];
+  if (members.length > 0) {
+    const [open, close] = Array.isArray(container) ? ['[', ']'] : ['{', '}'];
+    const inner = ' '.repeat(indent * (depth + 1));
+    yield `${open}\n`;
+    for (let i = 0; i < members.length; i++) {
+      const [key, member] = members[i] as [string | undefined, unknown];
+      yield key === undefined ? inner : `${inner}${safeJsonText(JSON.stringify(key))}: `;
+      yield* chunksOf(member, indent, depth + 1);
+      yield i < members.length - 1 ? ',\n' : '\n';
+    }
+    yield `${' '.repeat(indent * depth)}${close}`;
+  } else if (Array.isArray(container) && container.length > RUN) {
     yield* arrayChunks(container, indent, depth);
-    return;
-  }
-  const members = container === undefined ? undefined : membersOf(container);
-  if (members === undefined || members.length === 0 || (depth >= CHUNKED_DEPTH && members.length <= CHUNKED_MEMBERS)) {
+  } else {
     yield shifted(JSON.stringify(value, null, indent) ?? 'null', indent, depth);
-    return;
   }
-  const [open, close] = Array.isArray(container) ? ['[', ']'] : ['{', '}'];
-  const inner = ' '.repeat(indent * (depth + 1));
-  yield `${open}\n`;
-  for (let i = 0; i < members.length; i++) {
-    const [key, member] = members[i] as [string | undefined, unknown];
-    yield key === undefined ? inner : `${inner}${safeJsonText(JSON.stringify(key))}: `;
-    yield* chunksOf(member, indent, depth + 1);
-    yield i < members.length - 1 ? ',\n' : '\n';
-  }
-  yield `${' '.repeat(indent * depth)}${close}`;
 }
 
 /** JSON.stringify's text of a value at `depth`: it indents nested lines from column 0, so they are shifted. */
