@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ConcurrentModificationError } from '../core/errors.js';
-import type { FsPort, ReadHandle } from './fs-port.js';
+import { type FsPort, type ReadHandle, removeQuietly } from './fs-port.js';
 import type { Rewrite } from './rewrite.js';
 
 const CHUNK = 8 * 1024 * 1024;
@@ -84,11 +84,7 @@ export function writeVerified(port: FsPort, file: string, content: Content, mode
   }
   port.writeNewFile(file, hashed(), { mode });
   if (size !== content.size || hash.digest('hex') !== content.sha256) {
-    try {
-      port.unlink(file);
-    } catch {
-      // The caller reports the mismatch; a stray temp file is removed by the next run.
-    }
+    removeQuietly(port, file); // the caller reports the mismatch
     throw new ConcurrentModificationError(
       `the bytes cclint was about to write for ${shown} are not the ones it planned (the file changed after the fix was planned); nothing was written; run cclint fix again`,
     );
