@@ -10,7 +10,6 @@ import path from 'node:path';
 import { classifyPath, defaultProjectsRoot } from '../core/discovery.js';
 import { BackupError, ConcurrentModificationError, PathError, UsageError } from '../core/errors.js';
 import { createHash } from 'node:crypto';
-import { type ByteSource, scanLineViews } from '../core/reader.js';
 import type { AuditEntry, FilePlan } from './types.js';
 import type { CommitOptions } from './write.js';
 import { commitWith, readAuditLog, recoverJournals, statePaths } from './write.js';
@@ -18,6 +17,7 @@ import { backupPathFor } from './backup.js';
 import { handleRange } from './content.js';
 import type { ReadHandle } from './fs-port.js';
 import { Rewrite } from './rewrite.js';
+import { uuidFieldsInRange } from './uuids.js';
 
 export { readAuditLog } from './audit.js';
 
@@ -124,8 +124,8 @@ export function restore(target: string, options: RestoreOptions): RestoreResult 
         throw new BackupError(`the backup ${undone.backup} does not match what ${label} recorded; ${shown} is unchanged`);
       }
       for (const chunk of handleRange(current, fixedLength, size)) hash.update(chunk);
-      const removed = uuidsIn(current, 0, fixedLength);
-      for (const uuid of uuidsIn(backup, 0, backupSize)) removed.delete(uuid);
+      const removed = uuidFieldsInRange(current, 0, fixedLength);
+      for (const uuid of uuidFieldsInRange(backup, 0, backupSize)) removed.delete(uuid);
       plan = {
         file,
         sizeBefore: size,
@@ -196,27 +196,4 @@ function prefixAndWholeHash(handle: ReadHandle, cut: number, size: number): [str
   const prefix = hash.copy().digest('hex');
   for (const chunk of handleRange(handle, cut, size)) hash.update(chunk);
   return [prefix, hash.digest('hex')];
-}
-
-const UUID_FIELD = /"uuid"\s*:\s*"([^"\\]+)"/g;
-
-/** The values of `"uuid"` keys in bytes `[start, end)` behind a handle, read line by line. */
-function uuidsIn(handle: ReadHandle, start: number, end: number): Set<string> {
-  const found = new Set<string>();
-  const source: ByteSource = {
-    size: end - start,
-    read(target, targetOffset, length, position) {
-      const want = Math.max(0, Math.min(length, end - start - position));
-      return handle.read(start + position, want, target.subarray(targetOffset, targetOffset + want)).length;
-    },
-    close: () => undefined,
-  };
-  scanLineViews(source, (line) => {
-    if (line.bytes === undefined) return;
-    for (const match of line.bytes.toString('latin1', line.start, line.end).matchAll(UUID_FIELD)) {
-      // A copy: the match is a slice of the line, and would keep every line of the file alive.
-      if (match[1] !== undefined) found.add(Buffer.from(match[1], 'latin1').toString('latin1'));
-    }
-  });
-  return found;
 }

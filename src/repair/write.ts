@@ -39,6 +39,7 @@ import { assertStateOutsideProjects, chooseBackupPath, writeBackup } from './bac
 import { handleContent, rewriteContent } from './content.js';
 import type { FileStat, FsPort, ReadHandle } from './fs-port.js';
 import { errorText, removeQuietly } from './fs-port.js';
+import { addUuidFields } from './uuids.js';
 import { beginJournal, hashPrefix, keptInodePath, recoverJournals, settleJournal, tempPathFor } from './journal.js';
 import type { JournalRecord } from './journal.js';
 import { assertNotLive } from './live.js';
@@ -71,12 +72,6 @@ export function commitPlan(plan: FilePlan, options: CommitOptions): AuditEntry {
   return commitWith(plan, options, undefined);
 }
 
-const UUID_FIELD = /"uuid"\s*:\s*"([^"\\]+)"/g;
-
-function uuidsIn(text: string, into: Set<string>): void {
-  for (const match of text.matchAll(UUID_FIELD)) if (match[1] !== undefined) into.add(match[1]);
-}
-
 /**
  * Uuids the plan removes or renames: lines appended by a live session that
  * refer to one of them cannot follow the new bytes. A plan that is not a
@@ -88,8 +83,8 @@ function goneUuids(plan: FilePlan): readonly string[] {
   const after = new Set<string>();
   for (const fix of plan.applied) {
     for (const edit of fix.edits) {
-      if (edit.kind !== 'insertAfter') uuidsIn(edit.before, before);
-      if (edit.kind !== 'delete') for (const line of edit.after) uuidsIn(line, after);
+      if (edit.kind !== 'insertAfter') addUuidFields(edit.before, before);
+      if (edit.kind !== 'delete') for (const line of edit.after) addUuidFields(line, after);
     }
   }
   return [...before].filter((u) => !after.has(u));
@@ -237,7 +232,7 @@ export function commitWith(plan: FilePlan, options: CommitOptions, extras: Commi
         tempFor: (round) => tempPathFor(file, id, round),
         fits: (appended) => {
           if (gone.length === 0) return true;
-          const text = appended.toString('latin1');
+          const text = appended.toString('utf8');
           return !gone.some((u) => text.includes(`"${u}"`));
         },
       });
