@@ -4,9 +4,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { defaultProjectsRoot } from '../core/discovery.js';
-import { openCache } from '../engine/cache.js';
-import { lintGroups, startLintThreads } from '../engine/parallel.js';
 import type { FileResult } from '../core/types.js';
 import { countBySeverity } from '../core/types.js';
 import { CHUNKED_FORMATTERS, type FormatContext, FORMATTERS, formatterNames } from '../formatters/index.js';
@@ -23,10 +20,9 @@ import {
   checkWritableTarget,
   collect,
   isFolder,
+  lintInputs,
   note,
   parseNonNegativeInt,
-  progressLine,
-  discoverInputs,
   resolveInputs,
   runConfig,
   writeFileFor,
@@ -54,7 +50,6 @@ export interface CheckRun {
   readonly unreadableExplicit: boolean;
 }
 
-
 /** Discovers, lints and collects results; reports read problems on stderr. */
 export async function runCheck(
   paths: readonly string[],
@@ -62,30 +57,12 @@ export async function runCheck(
   io: Io,
 ): Promise<CheckRun> {
   const { lint, ignore } = runConfig(io, options.config, options.rule);
-  const { inputs } = resolveInputs(paths, io);
-  const cache = options.cache === true ? openCache(io.env, io.cwd, defaultProjectsRoot(io.env), inputs, lint, 'check') : undefined;
-  // A folder may hold gigabytes: start the worker threads now, so that they
-  // get ready while the folder is walked. lintGroups stops them if unneeded.
-  // With the cache, threads start only once the folders to read are known.
-  const threads = cache === undefined && inputs.some((input) => isFolder(path.resolve(io.cwd, input))) ? startLintThreads() : undefined;
-  const { discovery, unreadableExplicit: namedUnreadable } = discoverInputs(io, inputs, { groupLegacyAgents: false, ignore });
-  let unreadableExplicit = namedUnreadable;
-  const progress = progressLine(io);
-  const total = discovery.groups.length;
-  const outcome = await lintGroups(discovery.groups, discovery.projectFiles, lint, (done) =>
-    progress.update(() => `cclint: checked ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} sessions…`),
-    threads,
-    cache,
-  );
-  progress.done();
-  // Threads finish in any order; messages and results come out by path.
-  const byPath = <T>(pathOf: (item: T) => string) => (a: T, b: T): number =>
-    pathOf(a) < pathOf(b) ? -1 : pathOf(a) > pathOf(b) ? 1 : 0;
-  for (const failure of outcome.failures.sort(byPath((f) => f.path))) {
-    note(io, failure.message);
-    if (failure.explicit) unreadableExplicit = true;
-  }
-  const results = outcome.results.sort(byPath((r) => r.filePath));
+  const { results, unreadableExplicit } = await lintInputs(io, resolveInputs(paths, io).inputs, {
+    lint,
+    discover: { groupLegacyAgents: false, ignore },
+    cache: options.cache === true ? 'check' : undefined,
+    progress: (done, total) => `cclint: checked ${done} of ${total} sessions…`,
+  });
   for (const r of results) {
     if (r.byteLength === 0) note(io, `${r.filePath}: empty file, nothing to check`);
   }

@@ -11,9 +11,6 @@
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { didYouMean } from '../core/did-you-mean.js';
-import { defaultProjectsRoot } from '../core/discovery.js';
-import { openCache } from '../engine/cache.js';
-import { lintGroups, startLintThreads } from '../engine/parallel.js';
 import { describeNotTranscript } from '../core/transcript.js';
 import type { FileResult } from '../core/types.js';
 import {
@@ -31,7 +28,7 @@ import { renderSessionsTable, sessionsJson } from '../formatters/sessions.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
 import { painter } from './render.js';
-import { checkWritableTarget, discoverInputs, isFolder, note, progressLine, resolveInputs, runConfig, writeReport } from './shared.js';
+import { checkWritableTarget, lintInputs, note, resolveInputs, runConfig, writeReport } from './shared.js';
 
 // The model (src/core/views/sessions.ts) and its renderers (src/formatters/sessions.ts), re-exported for existing importers.
 export {
@@ -76,27 +73,14 @@ export interface SessionsRun {
  */
 export async function runSessions(paths: readonly string[], io: Io, settings: { readonly cache?: boolean | undefined } = {}): Promise<SessionsRun> {
   const { lint, ignore } = runConfig(io, undefined, []);
-  const { inputs } = resolveInputs(paths, io);
-  const cache = settings.cache === true ? openCache(io.env, io.cwd, defaultProjectsRoot(io.env), inputs, lint, 'sessions') : undefined;
-  // As in check: worker threads get ready while the folders are walked.
-  const threads = cache === undefined && inputs.some((input) => isFolder(path.resolve(io.cwd, input))) ? startLintThreads() : undefined;
-  const { discovery, unreadableExplicit: namedUnreadable } = discoverInputs(io, inputs, { ignore });
-  let unreadableExplicit = namedUnreadable;
-  const progress = progressLine(io);
-  const total = discovery.groups.length.toLocaleString('en-US');
-  const run = await lintGroups(
-    discovery.groups,
-    discovery.projectFiles,
-    { ...lint, facts: true },
-    (done) => progress.update(() => `cclint: reading session ${done.toLocaleString('en-US')} of ${total}…`),
-    threads,
-    cache,
-  );
-  progress.done();
-  for (const failure of run.failures.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
-    note(io, failure.message);
-    if (failure.explicit) unreadableExplicit = true;
-  }
+  const run = await lintInputs(io, resolveInputs(paths, io).inputs, {
+    lint: { ...lint, facts: true },
+    discover: { ignore },
+    cache: settings.cache === true ? 'sessions' : undefined,
+    progress: (done, total) => `cclint: reading session ${done} of ${total}…`,
+  });
+  let unreadableExplicit = run.unreadableExplicit;
+  const { discovery } = run;
   const byPath = new Map(run.results.map((r) => [r.filePath, r]));
   const rows: SessionRow[] = [];
   for (const group of discovery.groups) {
@@ -120,7 +104,6 @@ export async function runSessions(paths: readonly string[], io: Io, settings: { 
   }
   return { rows, unreadableExplicit };
 }
-
 
 export function sessionsCommand(io: Io, setExit: (code: number) => void): Command {
   return new Command('sessions')

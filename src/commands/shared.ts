@@ -1,6 +1,7 @@
 /**
- * Option parsing, input resolution, config and report output shared by the
- * commands that read transcripts (check, fix, sessions, tree, show).
+ * Option parsing, input resolution, config, linting of the inputs and report
+ * output shared by the commands that read transcripts (check, fix, sessions,
+ * tree, show).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,6 +10,9 @@ import { type PathFilter, type ResolvedConfig, applyRuleFlags, ignoreFilter, loa
 import { type Discovery, type DiscoverOptions, defaultProjectsRoot, describeFsError, discover } from '../core/discovery.js';
 import { PathError, UsageError } from '../core/errors.js';
 import type { LintOptions } from '../engine/linter.js';
+import { openCache } from '../engine/cache.js';
+import { lintGroups, startLintThreads } from '../engine/parallel.js';
+import type { FileResult } from '../core/types.js';
 import type { CommitOptions } from '../repair/options.js';
 import type { FsPort } from '../repair/fs-port.js';
 import type { Decider } from '../repair/types.js';
@@ -81,6 +85,59 @@ export function discoverInputs(
     if (problem.explicit) unreadableExplicit = true;
   }
   return { discovery, unreadableExplicit };
+}
+
+/** What {@link lintInputs} found. */
+export interface LintedInputs {
+  readonly discovery: Discovery;
+  /** Every file's result, in path order. */
+  readonly results: FileResult[];
+  /** A path named on the command line could not be read (exit 2). */
+  readonly unreadableExplicit: boolean;
+}
+
+/**
+ * Discovers the session files under `inputs` and lints them as `check`
+ * does: on worker threads when a folder is named (started now, so they get
+ * ready while the folder is walked; lintGroups stops them if the input is
+ * small), with the cache under `--cache` (then threads start only once the
+ * folders to read are known). Files that could not be read are noted in
+ * path order, whatever order the threads finished in.
+ */
+export async function lintInputs(
+  io: Io,
+  inputs: readonly string[],
+  how: {
+    readonly lint: LintOptions;
+    readonly discover: DiscoverOptions;
+    /** The cache's namespace under `--cache`, else undefined. */
+    readonly cache: string | undefined;
+    /** The progress line after `done` of `total` sessions. */
+    readonly progress: (done: string, total: string) => string;
+  },
+): Promise<LintedInputs> {
+  const cache = how.cache === undefined ? undefined : openCache(io.env, io.cwd, defaultProjectsRoot(io.env), inputs, how.lint, how.cache);
+  const threads = cache === undefined && inputs.some((input) => isFolder(path.resolve(io.cwd, input))) ? startLintThreads() : undefined;
+  const { discovery, unreadableExplicit: namedUnreadable } = discoverInputs(io, inputs, how.discover);
+  let unreadableExplicit = namedUnreadable;
+  const progress = progressLine(io);
+  const total = discovery.groups.length.toLocaleString('en-US');
+  const run = await lintGroups(
+    discovery.groups,
+    discovery.projectFiles,
+    how.lint,
+    (done) => progress.update(() => how.progress(done.toLocaleString('en-US'), total)),
+    threads,
+    cache,
+  );
+  progress.done();
+  const byPath = <T>(pathOf: (item: T) => string) => (a: T, b: T): number =>
+    pathOf(a) < pathOf(b) ? -1 : pathOf(a) > pathOf(b) ? 1 : 0;
+  for (const failure of run.failures.sort(byPath((f) => f.path))) {
+    note(io, failure.message);
+    if (failure.explicit) unreadableExplicit = true;
+  }
+  return { discovery, results: run.results.sort(byPath((r) => r.filePath)), unreadableExplicit };
 }
 
 /** Says on stderr which named files `ignorePatterns` left out, as ESLint does. */
