@@ -753,7 +753,12 @@ class Summary implements RecordSummary {
   }
 }
 
-/** One string per record type, shared by every record of that type (a parsed file has a copy per line). */
+/**
+ * One string per record type, shared by every record of that type. JSON.parse
+ * shares short values (`user`, `assistant`) by itself, but a longer type
+ * (`queue-operation`, `file-history-snapshot`) is a new string on every line,
+ * and a summary keeps it for the whole run.
+ */
 const typeNames = new Map<string, string>();
 
 function typeName(type: string): string {
