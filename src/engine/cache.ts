@@ -57,11 +57,11 @@ export interface CacheConfig {
   /** {@link RACY_MS}; tests lower it to reach the path where only times are compared. */
   readonly racyMs: number;
   /**
-   * Whose entries these are (`check`, `sessions`…), in their file names, so
-   * that two commands keep their own entries instead of replacing each
-   * other's. `check` when absent.
+   * Whose entries these are (`check`, `sessions`, `search`…), in their file
+   * names, so that two commands keep their own entries instead of replacing
+   * each other's.
    */
-  readonly namespace?: string | undefined;
+  readonly namespace: string;
 }
 
 /** `$CCLINT_HOME`, else `<HOME>/.cclint`. */
@@ -231,9 +231,9 @@ function hashFile(file: string): string | undefined {
   }
 }
 
-function entryPath(config: CacheConfig, namespace: string, projectDir: string, extra: string): string {
+function entryPath(config: CacheConfig, projectDir: string, extra: string): string {
   const id = crypto.createHash('sha256').update(`${projectDir}\u0000${extra}`).digest('hex').slice(0, 40);
-  return path.join(config.dir, `${namespace}-${id}.bin`);
+  return path.join(config.dir, `${config.namespace}-${id}.bin`);
 }
 
 type Loaded<T> = { readonly entry: Entry<T> } | { readonly miss: true; readonly warning?: string };
@@ -342,13 +342,12 @@ export type FolderLookup<T> =
  */
 export function lookupFolder<T>(
   config: CacheConfig,
-  namespace: string,
   projectDir: string,
   files: readonly string[],
   extra: string,
 ): FolderLookup<T> {
   const key = keyOf(projectDir, files, extra, config.racyMs);
-  const file = entryPath(config, namespace, projectDir, extra);
+  const file = entryPath(config, projectDir, extra);
   let warning: string | undefined;
   if (key !== undefined) {
     const loaded = readEntry<T>(file, config.stamp);
@@ -409,7 +408,7 @@ export function lintFolderCached(
 ): void {
   const folder = folderOf(groups, projectFiles);
   if (folder === undefined) return;
-  const lookup = lookupFolder<StoredOutcome[]>(config, config.namespace ?? 'check', folder.projectDir, folder.files, '');
+  const lookup = lookupFolder<StoredOutcome[]>(config, folder.projectDir, folder.files, '');
   let warning = lookup.warning;
   const withWarning = (outcome: StoredOutcome): StoredOutcome => {
     if (warning === undefined) return outcome;
@@ -450,7 +449,7 @@ export function cachedOutcomes(
 ): StoredOutcome[] | undefined {
   const folder = folderOf(groups, projectFiles);
   if (folder === undefined) return [];
-  const lookup = lookupFolder<StoredOutcome[]>(config, config.namespace ?? 'check', folder.projectDir, folder.files, '');
+  const lookup = lookupFolder<StoredOutcome[]>(config, folder.projectDir, folder.files, '');
   return lookup.hit === undefined || lookup.warning !== undefined ? undefined : folder.shown(lookup.hit);
 }
 
@@ -558,7 +557,6 @@ function racyHashesOf(key: FolderKey): Record<string, string> | undefined {
 
 export function groupStore<T>(
   config: CacheConfig,
-  namespace: string,
   projectFiles: ReadonlyMap<string, readonly string[]>,
   warn: (message: string) => void,
   /** Values may depend on the whole folder: its key is taken before anything of it is read. */
@@ -568,7 +566,7 @@ export function groupStore<T>(
   const folderOf = (projectDir: string): FolderState<T> => {
     let state = folders.get(projectDir);
     if (state !== undefined) return state;
-    const file = entryPath(config, namespace, projectDir, '');
+    const file = entryPath(config, projectDir, '');
     const entries = new Map<string, GroupEntry<T>>();
     const loaded = readEntry<Record<string, GroupEntry<T>>>(file, config.stamp);
     if ('entry' in loaded) {

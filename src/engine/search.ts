@@ -223,7 +223,7 @@ export async function searchGroups(
   const store =
     options.cache === undefined
       ? undefined
-      : groupStore<Stored>(options.cache, options.all ? 'search-all' : 'search', discovery.projectFiles, note, options.all);
+      : groupStore<Stored>(options.cache, discovery.projectFiles, note, options.all);
   // Newest first, while streaming: the file written last holds the latest activity.
   const order: Array<{ group: SessionGroup; files: readonly SessionFile[]; time: number; bytes: number }> = [];
   for (const group of discovery.groups) {

@@ -219,7 +219,7 @@ describe('check --cache and sessions --cache', () => {
 });
 
 describe('the folder cache', () => {
-  const config = (dir: string): CacheConfig => ({ dir, stamp: 'test', racyMs: 0 });
+  const config = (dir: string): CacheConfig => ({ dir, stamp: 'test', racyMs: 0, namespace: 'check' });
 
   function folder(root: string) {
     const files = jsonlFiles(root);
@@ -272,10 +272,10 @@ describe('the folder cache', () => {
     const dir = path.join(root, '-home-dev-webapp');
     const { files } = folder(dir);
     const c = config(path.join(box.root, 'c'));
-    const first = lookupFolder<string>(c, 'x', dir, files, '');
+    const first = lookupFolder<string>(c, dir, files, '');
     expect(first.hit).toBeUndefined();
     if (first.hit === undefined) first.store('value');
-    expect(lookupFolder<string>(c, 'x', dir, files, '').hit).toBe('value');
+    expect(lookupFolder<string>(c, dir, files, '').hit).toBe('value');
     const victim = files[0] as string;
     // Later than the clock tick of the copy (with no racy window, a change in
     // the same tick is exactly what the cache could not see).
@@ -285,24 +285,24 @@ describe('the folder cache', () => {
     bytes[5] = (bytes[5] as number) ^ 1;
     fs.writeFileSync(victim, bytes);
     fs.utimesSync(victim, stat.atime, stat.mtime);
-    expect(lookupFolder<string>(c, 'x', dir, files, '').hit).toBeUndefined();
+    expect(lookupFolder<string>(c, dir, files, '').hit).toBeUndefined();
   });
 
   it('keeps the hash of a file changed just before it was read, and checks it', () => {
     const { box, root } = projects();
     const dir = path.join(root, '-home-dev-webapp');
     const { files, groups, projectFiles } = folder(dir);
-    const c: CacheConfig = { dir: path.join(box.root, 'c'), stamp: 'test', racyMs: 60_000 };
+    const c: CacheConfig = { dir: path.join(box.root, 'c'), stamp: 'test', racyMs: 60_000, namespace: 'x' };
     const options = { rules: RULES, severities: new Map(), only: undefined };
-    const first = lookupFolder<number>(c, 'x', dir, files, '');
+    const first = lookupFolder<number>(c, dir, files, '');
     if (first.hit !== undefined) throw new Error('unexpected hit');
     // Without reading every racy file through the indexer, nothing is stored.
     expect(first.store(1)).toBeUndefined();
-    expect(lookupFolder<number>(c, 'x', dir, files, '').hit).toBeUndefined();
-    const second = lookupFolder<number>(c, 'x', dir, files, '');
+    expect(lookupFolder<number>(c, dir, files, '').hit).toBeUndefined();
+    const second = lookupFolder<number>(c, dir, files, '');
     if (second.hit !== undefined) throw new Error('unexpected hit');
     lintFolder(groups, projectFiles, options, () => undefined, second.indexer);
     second.store(2);
-    expect(lookupFolder<number>(c, 'x', dir, files, '').hit).toBe(2);
+    expect(lookupFolder<number>(c, dir, files, '').hit).toBe(2);
   });
 });
