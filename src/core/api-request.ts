@@ -248,24 +248,32 @@ export function checkRequest(index: SessionIndex, chain: readonly RecordSummary[
   };
   // By ordinal: the rows sent, on a chain of hundreds of thousands.
   const carried = new Uint8Array(index.records.length);
-  const seenCalls = new Set<string>();
   let repeated: ReadonlyMap<string, readonly RecordSummary[]> | undefined;
-  const sent: Array<{ m: ApiMessage; blocks: Block[] }> = [];
-  for (const m of messages) {
-    if (m.role !== 'assistant') continue;
+  // The assistant messages sent, by position. Their blocks are not kept:
+  // on a session of hundreds of thousands of rows they were the largest
+  // thing alive at the end of a check. They are built again below, in the
+  // same order: a message that is not sent has no tool call, so it leaves
+  // the tool calls seen unchanged and the second pass builds the same blocks.
+  const sent: number[] = [];
+  let seenCalls = new Set<string>();
+  messages.forEach((m, at) => {
+    if (m.role !== 'assistant') return;
     const blocks = assistantBlocks(index, m, seenCalls, add);
     // A response left with nothing but thinking is not sent.
-    if (!blocks.some((b) => 'tuisSd'.includes(b.kind))) continue;
-    sent.push({ m, blocks });
-  }
+    if (blocks.some((b) => 'tuisSd'.includes(b.kind))) sent.push(at);
+  });
   // Measured: when local command rows (`/exit`, `/clear` and their output)
   // follow the last response, the CLI adds an assistant message of its own
   // ("No response requested."), which is then the latest one.
-  const lastSent = sent[sent.length - 1];
-  const after = lastSent === undefined ? [] : messages.slice(messages.indexOf(lastSent.m) + 1);
+  const lastSent = sent.length === 0 ? messages.length : (sent[sent.length - 1] as number);
+  const after = messages.slice(lastSent + 1);
   const quietTurn = after.some((m) => m.role === 'user' && m.rows.some((r) => r.type === 'user' && r.commandTag !== undefined));
-  const latest = quietTurn ? undefined : lastSent;
-  for (const { m, blocks } of sent) {
+  const latest = quietTurn || sent.length === 0 ? undefined : messages[lastSent];
+  seenCalls = new Set<string>();
+  const reported = (): void => {}; // the first pass reported the pairing of server tools
+  for (const at of sent) {
+    const m = messages[at] as ApiMessage;
+    const blocks = assistantBlocks(index, m, seenCalls, reported);
     for (const b of blocks) carried[b.row.ordinal] = 1;
     for (const b of blocks) {
       if (b.kind !== 'S' || violations.some((v) => v.record === b.row)) continue;
@@ -287,12 +295,12 @@ export function checkRequest(index: SessionIndex, chain: readonly RecordSummary[
           const original = repeated.get(key)?.[0];
           if (original === undefined || original === b.row) continue;
           if (thinkingEdited(index, original, b.row, key)) {
-            add(m === latest?.m ? 'thinking-modified-latest' : 'thinking-modified', b.row);
+            add(m === latest ? 'thinking-modified-latest' : 'thinking-modified', b.row);
           }
         }
       }
     }
-    if (m === latest?.m && m.joinedAcross.length > 0) {
+    if (m === latest && m.joinedAcross.length > 0) {
       // Thinking of two API calls in the latest message: the CLI merged a
       // later response that reused this one's message.id.
       const joined = m.rows.indexOf(m.joinedAcross[0] as RecordSummary);

@@ -434,10 +434,17 @@ export interface ApiMessage {
   /**
    * Assistant rows merged into this message from past a user message (a
    * tool result, a meta row): the CLI's merge by `message.id` reaches back
-   * over them, so such a row starts content of another API call.
+   * over them, so such a row starts content of another API call. Most
+   * messages have none and share one empty list (a chain has hundreds of
+   * thousands of messages).
    */
-  readonly joinedAcross: RecordSummary[];
+  readonly joinedAcross: readonly RecordSummary[];
 }
+
+const NONE_JOINED: readonly RecordSummary[] = Object.freeze([]);
+
+/** A message while {@link requestMessages} builds it. */
+type Building = { -readonly [K in keyof ApiMessage]: ApiMessage[K] };
 
 /**
  * The request's messages as the CLI builds them from the chain: an
@@ -460,17 +467,17 @@ export function requestMessages(chain: readonly RecordSummary[]): ApiMessage[] {
     // A call cut off at the end of the history gets a synthetic result instead.
     return i > lastTurn && chain.slice(i + 1).every((x) => x.type !== 'assistant' && !isRealTurn(x));
   });
-  const messages: ApiMessage[] = [];
+  const messages: Building[] = [];
   for (const r of kept) {
     if (r.type === 'assistant') {
       const id = r.messageId;
       let merged = false;
       if (id !== undefined) {
         for (let j = messages.length - 1; j >= 0; j--) {
-          const m = messages[j] as ApiMessage;
+          const m = messages[j] as Building;
           if (m.role === 'assistant' && m.messageId === id) {
             m.rows.push(r);
-            if (j < messages.length - 1) m.joinedAcross.push(r);
+            if (j < messages.length - 1) m.joinedAcross = [...m.joinedAcross, r];
             merged = true;
             break;
           }
@@ -480,11 +487,11 @@ export function requestMessages(chain: readonly RecordSummary[]): ApiMessage[] {
       if (merged) continue;
       const last = messages[messages.length - 1];
       if (last !== undefined && last.role === 'assistant' && last.messageId === undefined && id === undefined) last.rows.push(r);
-      else messages.push({ role: 'assistant', rows: [r], messageId: id, joinedAcross: [] });
+      else messages.push({ role: 'assistant', rows: [r], messageId: id, joinedAcross: NONE_JOINED });
     } else if (r.type === 'user' || r.type === 'attachment' || (r.type === 'system' && r.subtype === 'local_command')) {
       const last = messages[messages.length - 1];
       if (last !== undefined && last.role === 'user') last.rows.push(r);
-      else messages.push({ role: 'user', rows: [r], messageId: undefined, joinedAcross: [] });
+      else messages.push({ role: 'user', rows: [r], messageId: undefined, joinedAcross: NONE_JOINED });
     }
   }
   return messages;
