@@ -29,7 +29,7 @@
  */
 import { createHash } from 'node:crypto';
 import { expectedRoot, isMainChainRow, TIMESTAMP_BRIDGE_MS } from './analysis.js';
-import { addTo, trimmed } from './collections.js';
+import { ListTable } from './collections.js';
 import { type RecordSummary, isCompactBoundary } from './records.js';
 import type { SessionIndex } from './session-index.js';
 
@@ -73,9 +73,9 @@ interface Facts {
   /** Ordinals of rows on abandoned attempts (branches left at a rewind), by abandoned branch root. */
   readonly abandonedRoot: Int32Array;
   /** Assistant rows by tool_use id. */
-  readonly toolOwners: ReadonlyMap<string, readonly RecordSummary[]>;
+  readonly toolOwners: ListTable<string, RecordSummary>;
   /** Effective assistant rows by message id. */
-  readonly responses: ReadonlyMap<string, readonly RecordSummary[]>;
+  readonly responses: ListTable<string, RecordSummary>;
 }
 
 const factsCache = new WeakMap<SessionIndex, Facts>();
@@ -84,18 +84,18 @@ function facts(index: SessionIndex): Facts {
   let f = factsCache.get(index);
   if (f !== undefined) return f;
   const byTime: RecordSummary[] = [];
-  const toolOwners = new Map<string, RecordSummary[]>();
-  const responses = new Map<string, RecordSummary[]>();
+  const toolOwners = new ListTable<string, RecordSummary>();
+  const responses = new ListTable<string, RecordSummary>();
   for (const r of index.effectiveRecords()) {
     if (!isConversational(r) || r.uuid === undefined) continue;
     if (!Number.isNaN(r.time)) byTime.push(r);
     if (r.type === 'assistant') {
-      for (const t of r.toolUseIds) addTo(toolOwners, t, r);
-      if (r.messageId !== undefined) addTo(responses, r.messageId, r);
+      for (const t of r.toolUseIds) toolOwners.add(t, r);
+      if (r.messageId !== undefined) responses.add(r.messageId, r);
     }
   }
   byTime.sort((a, b) => a.time - b.time || a.ordinal - b.ordinal);
-  f = { byTime, abandonedRoot: abandonedAttempts(index), toolOwners: trimmed(toolOwners), responses: trimmed(responses) };
+  f = { byTime, abandonedRoot: abandonedAttempts(index), toolOwners: toolOwners.trim(), responses: responses.trim() };
   factsCache.set(index, f);
   return f;
 }
@@ -188,7 +188,7 @@ function toolCallOf(index: SessionIndex, r: RecordSummary, exclude?: ReadonlySet
   const owners = facts(index).toolOwners;
   let best: RecordSummary | undefined;
   for (const t of r.toolResultIds) {
-    for (const owner of owners.get(t) ?? []) {
+    for (const owner of owners.get(t)) {
       if (owner.ordinal < r.ordinal && eligible(index, r, owner, exclude) && (best === undefined || owner.ordinal > best.ordinal)) best = owner;
     }
   }
@@ -199,7 +199,7 @@ function toolCallOf(index: SessionIndex, r: RecordSummary, exclude?: ReadonlySet
 function sameResponse(index: SessionIndex, r: RecordSummary, exclude?: ReadonlySet<RecordSummary>): RecordSummary | undefined {
   if (r.type !== 'assistant' || r.messageId === undefined) return undefined;
   let best: RecordSummary | undefined;
-  for (const c of facts(index).responses.get(r.messageId) ?? []) {
+  for (const c of facts(index).responses.get(r.messageId)) {
     if (c.ordinal < r.ordinal && c.isSidechain === r.isSidechain && c.agentId === r.agentId && eligible(index, r, c, exclude)) {
       if (best === undefined || c.ordinal > best.ordinal) best = c;
     }
@@ -376,7 +376,7 @@ function aboveResults(index: SessionIndex, m: RecordSummary): RecordSummary | un
 function inResponse(index: SessionIndex, m: RecordSummary, messageId: string): boolean {
   if (m.type === 'assistant') return m.messageId === messageId;
   const owners = facts(index).toolOwners;
-  return m.toolResultIds.some((t) => (owners.get(t) ?? []).some((o) => o.messageId === messageId));
+  return m.toolResultIds.some((t) => owners.get(t).some((o) => o.messageId === messageId));
 }
 
 /**
@@ -417,7 +417,7 @@ export function misplacedParents(index: SessionIndex): RecordSummary[] {
     if (m === undefined) continue;
     if (r.type === 'user' && r.toolResultIds.length > 0) {
       if (m.type === 'assistant' && m.toolUseIds.some((t) => r.toolResultIds.includes(t))) continue;
-      const owners = r.toolResultIds.flatMap((t) => facts(index).toolOwners.get(t) ?? []);
+      const owners = r.toolResultIds.flatMap((t) => facts(index).toolOwners.get(t));
       // The results of one response's calls come back one under the other:
       // look up through the run of result rows to the row they answer.
       const answered = aboveResults(index, m);
@@ -428,7 +428,7 @@ export function misplacedParents(index: SessionIndex): RecordSummary[] {
     } else if (started) {
       // Rows of one response written again under the same parent (a
       // streaming fork, as 2.0.x wrote it) are siblings, not strays.
-      const siblings = facts(index).responses.get(r.messageId as string) ?? [];
+      const siblings = facts(index).responses.get(r.messageId as string);
       if (inResponse(index, m, r.messageId as string) || siblings.some((o) => o.ordinal < r.ordinal && o.parentUuid === r.parentUuid)) continue;
       out.push(r);
     } else if (r.type === 'assistant' && before !== -1 && parent.ordinal < before && !isCompactBoundary(parent)) {

@@ -6,7 +6,7 @@
  */
 import { isAscii, isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { addTo, trimmed } from './collections.js';
+import { ListTable } from './collections.js';
 import { jsonTextOfAnyDepth } from './json-text.js';
 import { type ByteSource, type LineView, type ReadStats, readFully, scanLineViews } from './reader.js';
 import { type InvalidReason, parseLine, parseObject } from './parse-line.js';
@@ -102,10 +102,6 @@ interface ChildTable {
 }
 
 const NO_RECORDS: readonly RecordSummary[] = Object.freeze([]);
-
-function responseKey(r: RecordSummary): string {
-  return `${r.isSidechain}:${r.agentId ?? ''}:${r.messageId}`;
-}
 
 const NON_ASCII = /[^\u0000-\u007f]/;
 
@@ -260,7 +256,7 @@ export class SessionIndex {
   private effectiveCache: readonly RecordSummary[] | undefined;
   /** Per ordinal: 0 not yet asked, 1 parent found, 2 parent missing. */
   private missingParentCache: Uint8Array | undefined;
-  private responseCache: Map<string, RecordSummary[]> | undefined;
+  private responseCache: ListTable<string, RecordSummary> | undefined;
 
   private constructor(init: {
     file: SessionFile;
@@ -676,14 +672,18 @@ export class SessionIndex {
   responseRows(record: RecordSummary): readonly RecordSummary[] {
     if (record.messageId === undefined) return [record];
     if (this.responseCache === undefined) {
-      const table = new Map<string, RecordSummary[]>();
+      // By message id alone: its string is the summaries' own, where a key
+      // of side, agent and id was a new string for every response.
+      const table = new ListTable<string, RecordSummary>();
       for (const r of this.effectiveRecords()) {
-        if (r.type !== 'assistant' || r.messageId === undefined) continue;
-        addTo(table, responseKey(r), r);
+        if (r.type === 'assistant' && r.messageId !== undefined) table.add(r.messageId, r);
       }
-      this.responseCache = trimmed(table);
+      this.responseCache = table.trim();
     }
-    return this.responseCache.get(responseKey(record)) ?? [record];
+    const rows = this.responseCache
+      .get(record.messageId)
+      .filter((r) => r.isSidechain === record.isSidechain && (r.agentId ?? '') === (record.agentId ?? ''));
+    return rows.length > 0 ? rows : [record];
   }
 
   /**

@@ -5,7 +5,7 @@
  * changed fields (the SDK reader's queued prompt) must keep the others.
  */
 import { describe, expect, it } from 'vitest';
-import { addTo, trimmed } from '../../src/core/collections.js';
+import { addTo, ListTable, trimmed } from '../../src/core/collections.js';
 import { type RecordSummary, SUMMARY_FIELDS, summarize, withFields } from '../../src/core/records.js';
 import type { JsonObject } from '../../src/core/types.js';
 
@@ -87,5 +87,20 @@ describe('grouped tables', () => {
       ['a', [1, 3, 4]],
       ['b', [2]],
     ]);
+  });
+
+  it('keep a lone value without a list, and every value in order once there are more', () => {
+    const [a, b, c, d] = [{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }];
+    const table = new ListTable<string, { n: number }>();
+    table.add('x', a);
+    table.add('y', b);
+    table.add('x', c);
+    table.add('x', d);
+    expect(table.trim().get('x')).toEqual([a, c, d]);
+    expect(table.get('y')).toEqual([b]);
+    expect(table.get('z')).toEqual([]);
+    // The lone value is stored as itself: the list handed out is a new one each time.
+    expect(table.get('y')).not.toBe(table.get('y'));
+    expect(table.get('x')).toBe(table.get('x'));
   });
 });
