@@ -366,13 +366,15 @@ export function lintFolder(
     emit({ results, failures });
   };
   for (const group of groups) {
-    const { indexes, failures } = indexGroup(
-      group,
-      (index) => {
-        for (const uuid of index.byUuid.keys()) if (!known.has(uuid)) known.set(uuid, index.file.path);
-      },
-      indexer,
-    );
+    // A group alone in the run has no other group to find its parents in
+    // (and one big session's uuids would be a second table of them).
+    const harvest =
+      groups.length === 1
+        ? undefined
+        : (index: SessionIndex): void => {
+            for (const uuid of index.byUuid.keys()) if (!known.has(uuid)) known.set(uuid, index.file.path);
+          };
+    const { indexes, failures } = indexGroup(group, harvest, indexer);
     linkGroup(indexes, harvested);
     if (!hasUnresolved(indexes)) {
       finish(indexes, failures);
