@@ -23,7 +23,7 @@ import { lintIndex } from '../engine/linter.js';
 import { escapeForTerminal } from '../escape.js';
 import { critical } from '../interrupt.js';
 import type { Io } from '../io.js';
-import { remainingOf } from '../repair/plan.js';
+import { remainingOf } from '../repair/remaining.js';
 import { HashingSource, indexRewrite, Rewrite } from '../repair/rewrite.js';
 import type { AuditEntry, FilePlan } from '../repair/types.js';
 import { runConfig, undoCommand, writeOptions } from './shared.js';

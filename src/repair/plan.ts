@@ -35,6 +35,7 @@ import type { LineTable, SessionFile, SessionIndex } from '../core/session-index
 import type { Applicability, Finding, Fix, FixAlternative, JsonObject, RecordEdit, ResumeSummary } from '../core/types.js';
 import { applyLineEdits, indexRewrite, Rewrite } from './rewrite.js';
 import type { AppliedFix, FilePlan, SkippedFix } from './types.js';
+import { remainingOf } from './remaining.js';
 
 export const MAX_PASSES = 10;
 
@@ -412,24 +413,6 @@ function stepOf(state: State, c: Candidate): Step | undefined {
 
 function summaryOf(m: ResumeModel): ResumeSummary {
   return { loaded: m.loaded, total: m.total, fidelity: Math.round(m.fidelity * 1000) / 1000, sdk: m.sdk };
-}
-
-/**
- * What a plan keeps of the findings left: those above info, without their
- * fixes (whose closures hold the index), and how many infos.
- */
-export function remainingOf(findings: readonly Finding[]): Pick<FilePlan, 'remaining' | 'remainingInfo'> {
-  const remaining: Finding[] = [];
-  let remainingInfo = 0;
-  for (const f of findings) {
-    if (f.severity === 'info') remainingInfo++;
-    else if (f.fix === undefined) remaining.push(f);
-    else {
-      const { fix: _fix, ...rest } = f;
-      remaining.push(rest);
-    }
-  }
-  return { remaining, remainingInfo };
 }
 
 /**
