@@ -88,4 +88,14 @@ describe('terminalSafeJsonChunks', () => {
     expect(Math.max(...pieces.map((p) => p.length))).toBeLessThan(terminalSafeJson(value).length / 3);
     expect([...terminalSafeJsonChunks(value, 0)].join('')).toBe(terminalSafeJson(value, 0));
   });
+
+  it('writes a small result in one piece: only what holds a long array is cut', () => {
+    const small = (i: number) => ({ filePath: `f${i}`, errorCount: 0, resume: { loaded: i }, messages: [{ line: i, message: 'm' }] });
+    const value = { version: 2, results: Array.from({ length: 500 }, (_, i) => small(i)), summary: { files: 500 } };
+    const pieces = [...terminalSafeJsonChunks(value)];
+    expect(pieces.join('')).toBe(terminalSafeJson(value));
+    // Per result: its indent, its text and the separator; a few for the report's own members.
+    expect(pieces.length).toBeLessThanOrEqual(3 * 500 + 12);
+    expect(pieces).toContain(terminalSafeJson(small(7)).replaceAll('\n', '\n    '));
+  });
 });
