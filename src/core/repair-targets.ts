@@ -400,13 +400,15 @@ export function misplacedParents(index: SessionIndex): RecordSummary[] {
   const out: RecordSummary[] = [];
   const agent = index.file.role === 'subagent' || index.file.role === 'legacy-agent';
   const lastUser = new Int32Array(2).fill(-1);
-  const seenResponse = new Set<string>();
+  // Message ids seen, per side: main chain, sidechain (no key string made per row).
+  const seenResponses = [new Set<string>(), new Set<string>()] as const;
   for (const r of index.records) {
     const side = r.isSidechain ? 1 : 0;
     const before = lastUser[side] as number;
     if (r.type === 'user') lastUser[side] = r.ordinal;
-    const started = r.type === 'assistant' && r.messageId !== undefined && seenResponse.has(`${side}:${r.messageId}`);
-    if (r.type === 'assistant' && r.messageId !== undefined) seenResponse.add(`${side}:${r.messageId}`);
+    const seen = seenResponses[side];
+    const started = r.type === 'assistant' && r.messageId !== undefined && seen.has(r.messageId);
+    if (r.type === 'assistant' && r.messageId !== undefined) seen.add(r.messageId);
     if (!isConversational(r) || typeof r.parentUuid !== 'string' || (r.isSidechain && !agent)) continue;
     if (r.uuid === undefined || index.byUuid.get(r.uuid) !== r) continue;
     // A uuid two records share is the cause to repair first (duplicate-uuid).
