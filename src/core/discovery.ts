@@ -284,7 +284,52 @@ export function discover(inputs: readonly string[], cwd: string, options: Discov
     if (!files.has(link)) files.set(link, false);
   }
 
-  return { ...groupFiles(files, cwd, options.groupLegacyAgents ?? true), problems, ignoredExplicit };
+  const grouped = groupFiles(files, cwd, options.groupLegacyAgents ?? true);
+  const walked = (dir: string): boolean => {
+    try {
+      return visitedDirs.has(fs.realpathSync(dir));
+    } catch {
+      return false;
+    }
+  };
+  // A file named alone is still read with its folder around it: a parent
+  // it names may be in another session of the folder (a continued or copied
+  // conversation), as when the folder is named. The other transcripts are
+  // listed for those lookups (and the cache's key), not linted.
+  for (const [projectDir, list] of grouped.projectFiles) {
+    if (walked(projectDir)) continue; // a folder walked lists them all already
+    const known = new Set(list);
+    for (const sibling of folderTranscripts(projectDir, ignore)) if (!known.has(sibling)) list.push(sibling);
+    list.sort();
+  }
+  return { ...grouped, problems, ignoredExplicit };
+}
+
+/**
+ * The transcripts of a project folder, as a walk of it would find them: its
+ * `*.jsonl` files and its sessions' `subagents/*.jsonl`. Regular files only
+ * (a link is not followed); a folder that cannot be read lists nothing.
+ */
+function folderTranscripts(projectDir: string, ignore: PathFilter | undefined): string[] {
+  const out: string[] = [];
+  const entries = (dir: string): fs.Dirent[] => {
+    try {
+      return fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return [];
+    }
+  };
+  const take = (dir: string, entry: fs.Dirent): void => {
+    const file = path.join(dir, entry.name);
+    if (entry.isFile() && entry.name.endsWith('.jsonl') && !isSideFile(entry.name) && ignore?.(file, false, projectDir) !== true) out.push(file);
+  };
+  for (const entry of entries(projectDir)) {
+    if (entry.isDirectory()) {
+      const subagents = path.join(projectDir, entry.name, 'subagents');
+      for (const agent of entries(subagents)) take(subagents, agent);
+    } else take(projectDir, entry);
+  }
+  return out;
 }
 
 function groupFiles(

@@ -3,15 +3,18 @@
  * `$CCLINT_HOME/cache/` so that the next run does not read it again while
  * nothing in it changed.
  *
- * The unit is the project folder, the unit of linting: a record's parent may
- * sit in any file of its folder (its main session, another subagent, a
- * continuation copy), so a file's findings depend on the other files of the
- * folder. An entry is used only when every file of the folder is as it was
- * (path, size, inode, modification and change times) and the folder's
- * listing of `*.jsonl` names is too (a subagent's main session file that
- * appears or goes away); any difference and the whole folder is read and
- * linted again, then stored anew. A cross-file fact is thereby invalidated
- * when either side changes.
+ * A record's parent may sit in any file of its project folder (its main
+ * session, another subagent, a continuation copy), so the folder is the unit
+ * of linting; what is kept is one entry per session group (a main session
+ * and its subagent files), all of a folder's in one file. A group's entry is
+ * used while each of its files is as it was (path, size, inode,
+ * modification and change times). A group that named a parent none of its
+ * own files holds depended on the rest of its folder (where the parent was
+ * found, whether a main session exists): its entry also keeps the folder's
+ * key (every file and the listing of `*.jsonl` names) and is used only while
+ * all of that is as it was. A cross-file fact is thereby invalidated when
+ * either side changes, and a session that grows costs a read of its own
+ * group, not of its folder.
  *
  * A file modified within {@link RACY_MS} of the moment it was looked at may
  * change again within the same tick of the file system's clock without its
@@ -40,10 +43,10 @@ import { type LineObserver, type SessionFile, SessionIndex } from '../core/sessi
 import { UsageError } from '../core/errors.js';
 import type { FileResult, Fix } from '../core/types.js';
 import { VERSION } from '../version.js';
-import type { LintOptions, ReadFailure } from './linter.js';
+import { type GroupInfo, type LintOptions, NeedsWholeFolder, type ReadFailure } from './linter.js';
 
 /** Bump when the layout of an entry changes. */
-export const CACHE_FORMAT = 2;
+export const CACHE_FORMAT = 3;
 
 /** A file modified this recently may change again without its times moving. */
 export const RACY_MS = 2000;
@@ -203,12 +206,6 @@ function keyOf(projectDir: string, files: readonly string[], extra: string, racy
   }
 }
 
-/** The same files with the same times, racy or not. */
-function sameKey(a: FolderKey, b: FolderKey): boolean {
-  const plain = (k: FolderKey): string => JSON.stringify({ ...k, files: k.files.map((f) => ({ ...f, racy: false })) });
-  return plain(a) === plain(b);
-}
-
 function hashFile(file: string): string | undefined {
   try {
     const hash = crypto.createHash('sha1');
@@ -324,58 +321,6 @@ function hashingIndexer(hashes: Map<string, string>, racy: ReadonlySet<string>):
   };
 }
 
-/** What one folder lookup gives: the stored value, or how to compute and store a new one. */
-export type FolderLookup<T> =
-  | { readonly hit: T; readonly warning?: string | undefined }
-  | {
-      readonly hit?: undefined;
-      readonly warning?: string | undefined;
-      /** Builds indexes (hashing racy files as they are read). */
-      readonly indexer: (file: SessionFile) => SessionIndex;
-      /** Stores the value computed with `indexer`; returns a warning when it could not. */
-      store(value: T): string | undefined;
-    };
-
-/**
- * Looks a project folder up. `files` are every transcript of the folder the
- * run reads; `extra` is anything else the value depends on.
- */
-export function lookupFolder<T>(
-  config: CacheConfig,
-  projectDir: string,
-  files: readonly string[],
-  extra: string,
-): FolderLookup<T> {
-  const key = keyOf(projectDir, files, extra, config.racyMs);
-  const file = entryPath(config, projectDir, extra);
-  let warning: string | undefined;
-  if (key !== undefined) {
-    const loaded = readEntry<T>(file, config.stamp);
-    if ('entry' in loaded) {
-      const { entry } = loaded;
-      // Racy files were stored with a hash; it must still match.
-      if (sameKey(entry.key, key) && entry.key.files.every((f) => !f.racy || (entry.hashes[f.path] !== undefined && hashFile(f.path) === entry.hashes[f.path]))) {
-        // Files that were racy and are settled now need no hashing next time.
-        const settled = entry.key.files.some((f, i) => f.racy && key.files[i]?.racy === false);
-        const problem = settled ? writeEntry(config, file, { key, hashes: entry.hashes, value: entry.value }) : undefined;
-        return { hit: entry.value, warning: problem };
-      }
-    } else warning = loaded.warning;
-  }
-  const hashes = new Map<string, string>();
-  const racy = new Set(key?.files.filter((f) => f.racy).map((f) => f.path) ?? []);
-  return {
-    warning,
-    indexer: hashingIndexer(hashes, racy),
-    store(value: T): string | undefined {
-      if (key === undefined) return undefined;
-      // A racy file whose bytes were not all hashed (never read whole) cannot be vouched for.
-      if ([...racy].some((p) => !hashes.has(p))) return undefined;
-      return writeEntry(config, file, { key, hashes: Object.fromEntries(hashes), value });
-    },
-  };
-}
-
 /** A result without fix edits (closures over a session index), which are neither stored nor needed by a report. */
 export function plainResult(result: FileResult): FileResult {
   if (!result.findings.some((f) => f.fix !== undefined)) return result;
@@ -394,53 +339,110 @@ interface StoredOutcome {
 }
 
 /**
- * The cached form of {@link lintFolder}: the folder's outcomes come from the
- * cache when nothing in it changed, else from `lint` (given the indexer to
- * use), and are then stored. Results must already be transferable (no fix
- * edits). A folder with a file that could not be read is not stored.
+ * How {@link lintFolderCached} lints: the groups, read through `indexer`,
+ * as {@link lintFolder} with its `cache` option (`partial`, and `uuids` to
+ * fill with the uuids of the files read).
+ */
+export type FolderLinter = (
+  groups: readonly SessionGroup[],
+  indexer: (file: SessionFile) => SessionIndex,
+  emit: (outcome: StoredOutcome, info: GroupInfo) => void,
+  partial: boolean,
+  uuids: Map<string, string>,
+) => void;
+
+type Missed = Extract<GroupLookup<StoredOutcome>, { racy: readonly string[] }>;
+
+/**
+ * The cached form of {@link lintFolder}, one entry per session group in one
+ * file per folder. A group whose files are as they were comes from the
+ * cache when every parent its files name is in them (most groups), whatever
+ * else changed in the folder. The groups whose files changed are linted
+ * alone (when each of them is self-contained), and a group that looked
+ * parents up in the rest of the folder keeps its value while none of the
+ * files that changed holds one of those parents, now or before. Anything
+ * else, and the whole folder is linted, as without the cache, and the
+ * groups that changed are stored. Results must already be transferable (no
+ * fix edits). A group with a file that could not be read is not stored.
  */
 export function lintFolderCached(
   config: CacheConfig,
   groups: readonly SessionGroup[],
   projectFiles: ReadonlyMap<string, readonly string[]>,
   emit: (outcome: StoredOutcome) => void,
-  lint: (indexer: (file: SessionFile) => SessionIndex, emit: (outcome: StoredOutcome) => void) => void,
+  lint: FolderLinter,
 ): void {
   const folder = folderOf(groups, projectFiles);
   if (folder === undefined) return;
-  const lookup = lookupFolder<StoredOutcome[]>(config, folder.projectDir, folder.files, '');
-  let warning = lookup.warning;
-  const withWarning = (outcome: StoredOutcome): StoredOutcome => {
-    if (warning === undefined) return outcome;
-    const failures = [...outcome.failures, { path: folder.projectDir, message: warning, explicit: false }];
-    warning = undefined;
+  const warnings: string[] = [];
+  const store = groupStore<StoredOutcome>(config, projectFiles, (w) => warnings.push(w), true);
+  const withWarnings = (outcome: StoredOutcome): StoredOutcome => {
+    if (warnings.length === 0) return outcome;
+    const failures = [...outcome.failures, ...warnings.splice(0).map((message) => ({ path: folder.projectDir, message, explicit: false }))];
     return { ...outcome, failures };
   };
-  if (lookup.hit !== undefined) {
-    for (const outcome of folder.shown(lookup.hit)) emit(withWarning(outcome));
-    return;
+  const hits: StoredOutcome[] = [];
+  const missed = new Map<SessionGroup, Missed>();
+  const depending = new Map<SessionGroup, Missed & { stale: NonNullable<Missed['stale']> }>();
+  for (const group of groups) {
+    const lookup = store.lookup(folder.projectDir, group.files.map((f) => f.path));
+    if (lookup.hit !== undefined) hits.push(lookup.hit);
+    else if (lookup.stale !== undefined) depending.set(group, { ...lookup, stale: lookup.stale });
+    else missed.set(group, lookup);
   }
-  const stored: StoredOutcome[] = [];
-  let failed = false;
-  lint(lookup.indexer, (outcome) => {
-    if (outcome.failures.length > 0) failed = true;
-    stored.push({ results: outcome.results.map((r) => ({ ...plainResult(r), filePath: folder.absolute.get(r.filePath) ?? r.filePath })), failures: outcome.failures });
-    emit(withWarning(outcome));
-  });
-  if (!failed) {
-    const problem = lookup.store(stored);
-    if (problem !== undefined) {
-      warning = problem;
-      emit(withWarning({ results: [], failures: [] }));
+  const hashes = new Map<string, string>();
+  const indexer = racyIndexer([...missed.values(), ...depending.values()].flatMap((l) => l.racy), hashes);
+  const linted: Array<{ outcome: StoredOutcome; info: GroupInfo }> = [];
+  let whole = false;
+  if (missed.size > 0 || depending.size > 0) {
+    const read = new Map<string, string>();
+    const keep = (outcome: StoredOutcome, info: GroupInfo): void => void linted.push({ outcome, info });
+    // A value that looked parents up elsewhere holds while every file that
+    // changed is read again now, was not where a parent was found, and does
+    // not hold one now. The first two are known before reading.
+    const reread = new Set([...missed.keys()].flatMap((g) => g.files.map((f) => f.path)));
+    const mayHold = ({ stale }: { stale: NonNullable<Missed['stale']> }): boolean => {
+      const changed = new Set(stale.changed);
+      return stale.changed.every((f) => reread.has(f)) && stale.lookups.every(([, foundIn]) => foundIn === null || !changed.has(foundIn));
+    };
+    whole = ![...depending.values()].every(mayHold);
+    try {
+      if (!whole && missed.size > 0) lint([...missed.keys()], indexer, keep, true, read);
+    } catch (error) {
+      if (!(error instanceof NeedsWholeFolder)) throw error;
+      whole = true;
+    }
+    whole ||= [...depending.values()].some(({ stale }) => stale.lookups.some(([uuid]) => read.has(uuid)));
+    if (whole) {
+      // What the changed groups said so far is said again by the whole folder.
+      linted.length = 0;
+      const needed = new Set<SessionGroup>([...missed.keys(), ...depending.keys()]);
+      lint(groups, indexer, (outcome, info) => needed.has(info.group) && keep(outcome, info), false, new Map());
+    } else {
+      for (const { stale, store: keepAgain } of depending.values()) {
+        hits.push(stale.value);
+        // Stored again with the folder as it is now, which it was checked against.
+        keepAgain(stale.value, true, new Map(Object.entries(stale.hashes)), stale.lookups);
+      }
     }
   }
+  for (const outcome of folder.shown(hits)) emit(withWarnings(outcome));
+  for (const { outcome, info } of linted) {
+    emit(withWarnings(outcome));
+    if (outcome.failures.length > 0) continue;
+    const stored = { results: outcome.results.map((r) => ({ ...plainResult(r), filePath: folder.absolute.get(r.filePath) ?? r.filePath })), failures: [] };
+    (missed.get(info.group) ?? depending.get(info.group))?.store(stored, !info.selfContained, hashes, info.lookups);
+  }
+  warnings.push(...store.save());
+  if (warnings.length > 0) emit(withWarnings({ results: [], failures: [] }));
 }
 
 /**
  * The outcomes of a folder in which nothing changed, from the cache alone;
- * undefined on a miss (no warning: the folder is then linted through
- * {@link lintFolderCached}, which says what was wrong with its entry). Lets
- * a run decide which folders need reading before it starts threads.
+ * undefined when some group must be read, or the entry had a problem (the
+ * folder is then linted through {@link lintFolderCached}, which says what
+ * was wrong with it). Lets a run decide which folders need reading before
+ * it starts threads.
  */
 export function cachedOutcomes(
   config: CacheConfig,
@@ -449,8 +451,15 @@ export function cachedOutcomes(
 ): StoredOutcome[] | undefined {
   const folder = folderOf(groups, projectFiles);
   if (folder === undefined) return [];
-  const lookup = lookupFolder<StoredOutcome[]>(config, folder.projectDir, folder.files, '');
-  return lookup.hit === undefined || lookup.warning !== undefined ? undefined : folder.shown(lookup.hit);
+  let problem = false;
+  const store = groupStore<StoredOutcome>(config, projectFiles, () => (problem = true), true);
+  const hits: StoredOutcome[] = [];
+  for (const group of groups) {
+    const lookup = store.lookup(folder.projectDir, group.files.map((f) => f.path));
+    if (lookup.hit === undefined || problem) return undefined;
+    hits.push(lookup.hit);
+  }
+  return folder.shown(hits);
 }
 
 function folderOf(groups: readonly SessionGroup[], projectFiles: ReadonlyMap<string, readonly string[]>) {
@@ -506,12 +515,33 @@ export type GroupLookup<T> =
        */
       readonly racy: readonly string[];
       /**
-       * Keeps the value computed from the group's files; `folderWide`: it
-       * depends on other files of the folder too; `hashes`: what
-       * {@link racyIndexer} collected (a racy file missing from it: not kept).
+       * The group's files are as they were, but its value depended on other
+       * files of the folder, and some of those changed: the value, the
+       * parents it looked up there and what was found (see
+       * {@link ParentLookup}), and the folder's files that changed since.
+       * The value holds while no file that changed holds one of those
+       * parents now or held one then. Undefined when files came or went.
        */
-      store(value: T, folderWide: boolean, hashes: ReadonlyMap<string, string>): void;
+      readonly stale?:
+        | {
+            readonly value: T;
+            readonly lookups: readonly ParentLookup[];
+            readonly changed: readonly string[];
+            /** The SHA-1 kept of the group's racy files. */
+            readonly hashes: Readonly<Record<string, string>>;
+          }
+        | undefined;
+      /**
+       * Keeps the value computed from the group's files; `folderWide`: it
+       * depends on other files of the folder too (`lookups`: the parents it
+       * looked up there); `hashes`: what {@link racyIndexer} collected (a
+       * racy file missing from it: not kept).
+       */
+      store(value: T, folderWide: boolean, hashes: ReadonlyMap<string, string>, lookups?: readonly ParentLookup[]): void;
     };
+
+/** A parent uuid a group looked up in the rest of its folder, and the file it was found in (null: nowhere). */
+export type ParentLookup = readonly [uuid: string, foundIn: string | null];
 
 /**
  * Indexes files, putting into `hashes` the SHA-1 of the bytes read of each
@@ -523,17 +553,36 @@ export function racyIndexer(racy: readonly string[], hashes: Map<string, string>
 
 interface GroupEntry<T> {
   readonly files: readonly FileKey[];
-  /** Set when the value depends on the whole folder: its key, and the SHA-1 of its racy files. */
-  readonly folder: { readonly key: FolderKey; readonly hashes: Readonly<Record<string, string>> } | undefined;
+  /** Set when the value depends on the whole folder: the id of the folder's key it was computed with (in {@link StoredGroups.folders}). */
+  readonly folder: string | undefined;
+  /** With `folder`, when known: the parents looked up in the rest of the folder. */
+  readonly lookups?: readonly ParentLookup[] | undefined;
   readonly hashes: Readonly<Record<string, string>>;
   readonly value: T;
+}
+
+/** A folder's key as a folder-wide value was computed with it, and the SHA-1 of its racy files then. */
+interface StoredFolder {
+  readonly key: FolderKey;
+  readonly hashes: Readonly<Record<string, string>>;
+}
+
+/** The payload of a folder's cache file: its groups' entries, and the folder keys they name (each once). */
+interface StoredGroups<T> {
+  readonly groups: Record<string, GroupEntry<T>>;
+  readonly folders: Record<string, StoredFolder>;
 }
 
 interface FolderState<T> {
   readonly file: string;
   readonly entries: Map<string, GroupEntry<T>>;
-  /** The folder as it was before this run read anything of it (only when values may be folder-wide). */
+  readonly storedFolders: Map<string, StoredFolder>;
+  /** The folder as it was before this run read anything of it; undefined when a file could not be looked at. */
   readonly key: FolderKey | undefined;
+  /** Its files' keys by path, which the groups' own keys are taken from. */
+  readonly byPath: ReadonlyMap<string, FileKey>;
+  /** The id of {@link key}: a digest of it without its racy marks. */
+  readonly keyId: string | undefined;
   /**
    * The SHA-1 of the folder's racy files, taken before this run read any of
    * them, at the first lookup that misses (which a folder-wide value may
@@ -541,6 +590,11 @@ interface FolderState<T> {
    */
   racyHashes: Readonly<Record<string, string>> | undefined;
   changed: boolean;
+}
+
+/** The same file with the same size, inode and times. */
+function sameFile(a: FileKey, b: FileKey): boolean {
+  return a.path === b.path && a.size === b.size && a.ino === b.ino && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
 }
 
 /** The SHA-1 of each racy file of a key; undefined when one cannot be read. */
@@ -553,6 +607,24 @@ function racyHashesOf(key: FolderKey): Record<string, string> | undefined {
     hashes[f.path] = hash;
   }
   return hashes;
+}
+
+/**
+ * The files of a folder that changed between a stored key and now (their
+ * times, or the bytes of a file that was racy then); undefined when files
+ * came or went, or its listing of `*.jsonl` names changed.
+ */
+function changedFiles(stored: StoredFolder, now: FolderKey): string[] | undefined {
+  if (JSON.stringify(stored.key.listing) !== JSON.stringify(now.listing) || stored.key.files.length !== now.files.length) return undefined;
+  const changed: string[] = [];
+  for (let i = 0; i < now.files.length; i++) {
+    const a = stored.key.files[i] as FileKey;
+    const b = now.files[i] as FileKey;
+    if (a.path !== b.path) return undefined;
+    const same = a.size === b.size && a.ino === b.ino && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+    if (!same || (a.racy && (stored.hashes[a.path] === undefined || hashFile(a.path) !== stored.hashes[a.path]))) changed.push(b.path);
+  }
+  return changed;
 }
 
 export function groupStore<T>(
@@ -568,51 +640,73 @@ export function groupStore<T>(
     if (state !== undefined) return state;
     const file = entryPath(config, projectDir, '');
     const entries = new Map<string, GroupEntry<T>>();
-    const loaded = readEntry<Record<string, GroupEntry<T>>>(file, config.stamp);
+    const storedFolders = new Map<string, StoredFolder>();
+    const loaded = readEntry<StoredGroups<T>>(file, config.stamp);
     if ('entry' in loaded) {
       const stored = loaded.entry.value;
-      if (stored !== null && typeof stored === 'object') for (const [id, entry] of Object.entries(stored)) entries.set(id, entry);
+      if (stored !== null && typeof stored === 'object' && typeof stored.groups === 'object' && typeof stored.folders === 'object') {
+        for (const [id, entry] of Object.entries(stored.groups)) entries.set(id, entry);
+        for (const [id, folder] of Object.entries(stored.folders)) storedFolders.set(id, folder);
+      }
     } else if (loaded.warning !== undefined) warn(loaded.warning);
+    // One look at every file of the folder, for the groups' keys and the folder's.
     const all = [...(projectFiles.get(projectDir) ?? [])].sort();
-    state = { file, entries, key: folderWide ? keyOf(projectDir, all, '', config.racyMs) : undefined, racyHashes: undefined, changed: false };
+    const key = keyOf(projectDir, all, '', config.racyMs, folderWide);
+    const byPath = new Map((key?.files ?? []).map((f) => [f.path, f]));
+    const keyId = key === undefined ? undefined : crypto.createHash('sha1').update(JSON.stringify({ ...key, files: key.files.map((f) => ({ ...f, racy: false })) })).digest('hex');
+    state = { file, entries, storedFolders, key, byPath, keyId, racyHashes: undefined, changed: false };
     folders.set(projectDir, state);
     return state;
   };
-  const plain = (files: readonly FileKey[]): string => JSON.stringify(files.map((f) => ({ ...f, racy: false })));
-  // The same files with the same times, and each file racy when stored hashes the same now as then.
-  const sameFolder = (stored: NonNullable<GroupEntry<T>['folder']>, now: FolderKey): boolean =>
-    sameKey(stored.key, now) && stored.key.files.every((f) => !f.racy || (stored.hashes[f.path] !== undefined && hashFile(f.path) === stored.hashes[f.path]));
+  /** The keys of a group's files: from the folder's, else looked at now. */
+  const ownKeys = (folder: FolderState<T>, projectDir: string, sorted: readonly string[]): readonly FileKey[] | undefined => {
+    const found = sorted.map((p) => folder.byPath.get(p));
+    if (found.every((f) => f !== undefined)) return found as FileKey[];
+    return keyOf(projectDir, sorted, '', config.racyMs, false)?.files;
+  };
+  const racyHolds = (files: readonly FileKey[], hashes: Readonly<Record<string, string>>): boolean =>
+    files.every((f) => !f.racy || (hashes[f.path] !== undefined && hashFile(f.path) === hashes[f.path]));
   return {
     lookup(projectDir, files) {
       const folder = folderOf(projectDir);
       const sorted = [...files].sort();
       const id = sorted[0] as string;
-      // A group's own files only: the folder's listing matters to a folder-wide value alone.
-      const key = keyOf(projectDir, sorted, '', config.racyMs, false);
+      const keys = ownKeys(folder, projectDir, sorted);
       const entry = folder.entries.get(id);
-      if (
+      const ownAsStored =
         entry !== undefined &&
-        key !== undefined &&
-        plain(entry.files) === plain(key.files) &&
-        entry.files.every((f) => !f.racy || (entry.hashes[f.path] !== undefined && hashFile(f.path) === entry.hashes[f.path])) &&
-        (entry.folder === undefined || (folder.key !== undefined && sameFolder(entry.folder, folder.key)))
-      ) {
-        return { hit: entry.value };
+        keys !== undefined &&
+        entry.files.length === keys.length &&
+        entry.files.every((f, i) => sameFile(f, keys[i] as FileKey)) &&
+        racyHolds(entry.files, entry.hashes);
+      const storedFolder = entry?.folder === undefined ? undefined : folder.storedFolders.get(entry.folder);
+      if (ownAsStored) {
+        // The same files with the same times, and each file racy when stored hashes the same now as then.
+        if (entry.folder === undefined) return { hit: entry.value };
+        if (storedFolder !== undefined && entry.folder === folder.keyId && racyHolds(storedFolder.key.files, storedFolder.hashes)) return { hit: entry.value };
       }
-      const racy = key?.files.filter((f) => f.racy).map((f) => f.path) ?? [];
+      const racy = keys?.filter((f) => f.racy).map((f) => f.path) ?? [];
       // Before anything of the folder is read for this value.
-      if (folder.key !== undefined && folder.racyHashes === undefined) folder.racyHashes = racyHashesOf(folder.key);
+      if (folderWide && folder.key !== undefined && folder.racyHashes === undefined) folder.racyHashes = racyHashesOf(folder.key);
+      let stale: { value: T; lookups: readonly ParentLookup[]; changed: string[]; hashes: Readonly<Record<string, string>> } | undefined;
+      if (ownAsStored && storedFolder !== undefined && entry.lookups !== undefined && folder.key !== undefined) {
+        const changed = changedFiles(storedFolder, folder.key);
+        if (changed !== undefined) stale = { value: entry.value, lookups: entry.lookups, changed, hashes: entry.hashes };
+      }
       return {
         racy,
-        store(value, wide, hashes) {
-          if (key === undefined || racy.some((p) => !hashes.has(p))) return;
-          let whole: GroupEntry<T>['folder'];
+        stale,
+        store(value, wide, hashes, lookups) {
+          if (keys === undefined || racy.some((p) => !hashes.has(p))) return;
+          let whole: string | undefined;
           if (wide) {
             // What other files of the folder said was read after the folder's key and hashes were taken.
-            if (folder.key === undefined || folder.racyHashes === undefined) return;
-            whole = { key: folder.key, hashes: folder.racyHashes };
+            if (!folderWide || folder.key === undefined || folder.keyId === undefined || folder.racyHashes === undefined) return;
+            whole = folder.keyId;
+            folder.storedFolders.set(whole, { key: folder.key, hashes: folder.racyHashes });
           }
-          folder.entries.set(id, { files: key.files, folder: whole, hashes: Object.fromEntries(hashes), value });
+          const own = Object.fromEntries([...hashes].filter(([p]) => racy.includes(p)));
+          folder.entries.set(id, { files: keys, folder: whole, lookups: wide ? lookups : undefined, hashes: own, value });
           folder.changed = true;
         },
       };
@@ -623,8 +717,14 @@ export function groupStore<T>(
         if (!folder.changed) continue;
         // Groups whose files are gone are dropped with the folder's next write.
         for (const [id, entry] of folder.entries) if (!entry.files.every((f) => fs.existsSync(f.path))) folder.entries.delete(id);
+        // Folder keys no entry names any more are dropped too.
+        const named = new Set([...folder.entries.values()].flatMap((e) => (e.folder === undefined ? [] : [e.folder])));
+        const payload: StoredGroups<T> = {
+          groups: Object.fromEntries(folder.entries),
+          folders: Object.fromEntries([...folder.storedFolders].filter(([id]) => named.has(id))),
+        };
         const key: FolderKey = { projectDir, files: [], listing: [], extra: '' };
-        const problem = writeEntry(config, folder.file, { key, hashes: {}, value: Object.fromEntries(folder.entries) });
+        const problem = writeEntry(config, folder.file, { key, hashes: {}, value: payload });
         if (problem !== undefined) problems.push(problem);
       }
       return problems;

@@ -338,51 +338,114 @@ function hasUnresolved(indexes: readonly SessionIndex[]): boolean {
 }
 
 /**
+ * Every parent the group's files name is in one of them: what is said of the
+ * group depends on its own files alone, not on the rest of its folder (the
+ * files a parent could be looked up in, whether a main session exists).
+ */
+export function selfContained(indexes: readonly SessionIndex[]): boolean {
+  for (const index of indexes) {
+    for (const uuid of index.unresolvedParents()) {
+      if (!indexes.some((other) => other !== index && other.byUuid.has(uuid))) return false;
+    }
+  }
+  return true;
+}
+
+/** Thrown by {@link lintFolder} on some groups of a folder, for a group that needs the rest of it. */
+export class NeedsWholeFolder extends Error {
+  constructor(readonly group: SessionGroup) {
+    super(`a parent of ${group.files[0]?.displayPath ?? 'a group'} is in another file of its folder`);
+  }
+}
+
+/** What {@link lintFolder} says with each group's outcome. */
+export interface GroupInfo {
+  readonly group: SessionGroup;
+  /** See {@link selfContained}; false when the run did not ask. */
+  readonly selfContained: boolean;
+  /**
+   * When the run asked and the group is not self-contained: each parent
+   * uuid it looked up in the rest of its folder, and the file it was found
+   * in (null: in none).
+   */
+  readonly lookups: ReadonlyArray<readonly [string, string | null]>;
+}
+
+/** The parents a group's files name that none of them holds, and where the linker found each. */
+function outsideLookups(indexes: readonly SessionIndex[]): Array<readonly [string, string | null]> {
+  const out: Array<readonly [string, string | null]> = [];
+  for (const index of indexes) {
+    for (const uuid of index.unresolvedParents()) {
+      if (indexes.some((other) => other !== index && other.byUuid.has(uuid))) continue;
+      const found = index.externalParent(uuid);
+      out.push([uuid, found !== undefined && 'path' in found ? found.path : null]);
+    }
+  }
+  return out;
+}
+
+/**
  * Lints the session groups of one project folder, reading each file once.
  * The uuids of every indexed file are harvested as it goes; a group whose
  * parents are still unknown waits until the whole folder is indexed (the
  * parent may be in a file not read yet), and only when waiting would hold
  * too much in memory does it fall back to a byte scan of the folder.
+ *
+ * `cache`: each outcome says whether its group is {@link selfContained}
+ * (what a per-group cache may keep); `partial` too, and the groups are only
+ * those of their folder that changed (the cache has the others): a group
+ * that is not self-contained throws {@link NeedsWholeFolder} before anything
+ * of it is emitted, and the caller lints the whole folder instead.
  */
 export function lintFolder(
   groups: readonly SessionGroup[],
   projectFiles: ReadonlyMap<string, readonly string[]>,
   options: LintOptions,
-  emit: (outcome: GroupOutcome) => void,
+  emit: (outcome: GroupOutcome, info: GroupInfo) => void,
   indexer?: (file: SessionFile) => SessionIndex,
+  cache?: {
+    readonly partial: boolean;
+    /** Filled with the uuids of the files read and the file of each. */
+    readonly uuids?: Map<string, string> | undefined;
+  },
 ): void {
-  const known = new Map<string, string>();
+  const partial = cache?.partial === true;
+  const known = cache?.uuids ?? new Map<string, string>();
   const harvested: UuidLookup = { lookup: (_dir, uuid) => known.get(uuid) };
   let fallback: ProjectRegistry | undefined;
-  const pending: Array<{ indexes: SessionIndex[]; failures: ReadFailure[] }> = [];
+  const pending: Array<{ group: SessionGroup; indexes: SessionIndex[]; failures: ReadFailure[]; own: boolean }> = [];
   let pendingBytes = 0;
-  const finish = (indexes: readonly SessionIndex[], failures: ReadFailure[]): void => {
+  const finish = (group: SessionGroup, indexes: readonly SessionIndex[], failures: ReadFailure[], own: boolean): void => {
     const results = indexes.map((index) => {
       const findings = lintIndex(index, options);
       const result = options.facts === true ? { ...resultOf(index, findings), facts: factsOf(index) } : resultOf(index, findings);
       index.releaseSource(); // its lines are read back only while it is linted
       return result;
     });
-    emit({ results, failures });
+    const lookups = cache === undefined || own ? [] : outsideLookups(indexes);
+    emit({ results, failures }, { group, selfContained: own, lookups });
   };
   for (const group of groups) {
     // A group alone in the run has no other group to find its parents in
-    // (and one big session's uuids would be a second table of them).
+    // (and one big session's uuids would be a second table of them); the
+    // groups of a partial run find theirs in their own files.
     const harvest =
-      groups.length === 1
+      (groups.length === 1 || partial) && cache?.uuids === undefined
         ? undefined
         : (index: SessionIndex): void => {
             for (const uuid of index.byUuid.keys()) if (!known.has(uuid)) known.set(uuid, index.file.path);
           };
     const { indexes, failures } = indexGroup(group, harvest, indexer);
+    const own = cache !== undefined && selfContained(indexes);
+    if (!own && partial) throw new NeedsWholeFolder(group);
     linkGroup(indexes, harvested);
     if (!hasUnresolved(indexes)) {
-      finish(indexes, failures);
+      finish(group, indexes, failures, own);
       continue;
     }
     const bytes = indexes.reduce((n, i) => n + i.stats.byteLength, 0);
     if (pendingBytes + bytes <= MAX_DEFERRED_BYTES) {
-      pending.push({ indexes, failures });
+      pending.push({ group, indexes, failures, own });
       pendingBytes += bytes;
       continue;
     }
@@ -393,11 +456,21 @@ export function lintFolder(
       const registry = fallback;
       linkGroup(indexes, { lookup: (dir, uuid) => known.get(uuid) ?? registry.lookup(dir, uuid) });
     }
-    finish(indexes, failures);
+    finish(group, indexes, failures, own);
   }
-  for (const { indexes, failures } of pending) {
-    linkGroup(indexes, harvested);
-    finish(indexes, failures);
+  // The uuids harvested are those of the groups of this run; when they are
+  // not the whole folder (one file named alone), the other files are
+  // scanned for the parents still missing, as for a group too big to wait.
+  const inRun = new Set(groups.flatMap((g) => g.files.map((f) => f.path)));
+  const whole = (dir: string): boolean => (projectFiles.get(dir) ?? []).every((f) => inRun.has(f));
+  for (const { group, indexes, failures, own } of pending) {
+    if (whole(group.projectDir)) linkGroup(indexes, harvested);
+    else {
+      fallback ??= new ProjectRegistry(projectFiles);
+      const registry = fallback;
+      linkGroup(indexes, { lookup: (dir, uuid) => known.get(uuid) ?? registry.lookup(dir, uuid) });
+    }
+    finish(group, indexes, failures, own);
   }
 }
 

@@ -103,7 +103,9 @@ export function lintFolderMaybeCached(
     lintFolder(folder, projectFiles, options, emit);
     return;
   }
-  lintFolderCached(cache, folder, projectFiles, emit, (indexer, emitOne) => lintFolder(folder, projectFiles, options, emitOne, indexer));
+  lintFolderCached(cache, folder, projectFiles, emit, (groups, indexer, emitOne, partial, uuids) =>
+    lintFolder(groups, projectFiles, options, emitOne, indexer, { partial, uuids }),
+  );
 }
 
 /**

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { classifyPath } from '../../src/core/discovery.js';
-import { lintFolderCached, lookupFolder, type CacheConfig } from '../../src/engine/cache.js';
+import { groupStore, lintFolderCached, racyIndexer, type CacheConfig, type FolderLinter } from '../../src/engine/cache.js';
 import { lintFolder } from '../../src/engine/linter.js';
 import { RULES } from '../../src/rules/index.js';
 import { SessionIndex } from '../../src/core/session-index.js';
@@ -220,6 +220,13 @@ describe('check --cache and sessions --cache', () => {
 
 describe('the folder cache', () => {
   const config = (dir: string): CacheConfig => ({ dir, stamp: 'test', racyMs: 0, namespace: 'check' });
+  /** Outcomes in file order: the cache gives its groups first, a run sorts its results anyway. */
+  const inOrder = (outcomes: unknown[]): string =>
+    JSON.stringify(
+      [...(outcomes as Array<{ results: Array<{ filePath: string }> }>)].sort((a, b) =>
+        (a.results[0]?.filePath ?? '') < (b.results[0]?.filePath ?? '') ? -1 : 1,
+      ),
+    );
 
   function folder(root: string) {
     const files = jsonlFiles(root);
@@ -234,14 +241,14 @@ describe('the folder cache', () => {
     const { groups, projectFiles } = folder(dir);
     const options = { rules: RULES, severities: new Map(), only: undefined };
     const outcomes: unknown[] = [];
-    const lint = (indexer: Parameters<typeof lintFolder>[4], emit: Parameters<typeof lintFolder>[3]) => lintFolder(groups, projectFiles, options, emit, indexer);
+    const lint: FolderLinter = (some, indexer, emit, partial, uuids) => lintFolder(some, projectFiles, options, emit, indexer, { partial, uuids });
     lintFolderCached(config(path.join(box.root, 'c')), groups, projectFiles, (o) => outcomes.push(o), lint);
     const opened = vi.spyOn(fs, 'openSync');
     const again: unknown[] = [];
     lintFolderCached(config(path.join(box.root, 'c')), groups, projectFiles, (o) => again.push(o), lint);
     expect(opened.mock.calls.filter(([p]) => String(p).endsWith('.jsonl'))).toEqual([]);
     // The same outcomes, fixes without their edits (closures over an index).
-    expect(JSON.stringify(again)).toBe(JSON.stringify(outcomes));
+    expect(inOrder(again)).toBe(inOrder(outcomes));
     expect(again.length).toBe(groups.length);
   });
 
@@ -253,8 +260,8 @@ describe('the folder cache', () => {
     const run = (namespace: string, facts: boolean): unknown[] => {
       const options = { rules: RULES, severities: new Map(), only: undefined, facts };
       const out: unknown[] = [];
-      lintFolderCached({ ...config(cacheDir), namespace }, groups, projectFiles, (o) => out.push(o), (indexer, emit) =>
-        lintFolder(groups, projectFiles, options, emit, indexer),
+      lintFolderCached({ ...config(cacheDir), namespace }, groups, projectFiles, (o) => out.push(o), (some, indexer, emit, partial, uuids) =>
+        lintFolder(some, projectFiles, options, emit, indexer, { partial, uuids }),
       );
       return out;
     };
@@ -264,19 +271,22 @@ describe('the folder cache', () => {
     const opened = vi.spyOn(fs, 'openSync');
     const again = run('check', false);
     expect(opened.mock.calls.filter(([p]) => String(p).endsWith('.jsonl'))).toEqual([]);
-    expect(JSON.stringify(again)).toBe(JSON.stringify(checked));
+    expect(inOrder(again)).toBe(inOrder(checked));
   });
 
   it('misses after a same-size rewrite that restores the modification time (the change time moved)', () => {
     const { box, root } = projects();
     const dir = path.join(root, '-home-dev-webapp');
-    const { files } = folder(dir);
+    const { files, projectFiles } = folder(dir);
     const c = config(path.join(box.root, 'c'));
-    const first = lookupFolder<string>(c, dir, files, '');
-    expect(first.hit).toBeUndefined();
-    if (first.hit === undefined) first.store('value');
-    expect(lookupFolder<string>(c, dir, files, '').hit).toBe('value');
     const victim = files[0] as string;
+    const lookup = () => groupStore<string>(c, projectFiles, () => undefined, false);
+    const first = lookup();
+    const miss = first.lookup(dir, [victim]);
+    expect(miss.hit).toBeUndefined();
+    if (miss.hit === undefined) miss.store('value', false, new Map());
+    first.save();
+    expect(lookup().lookup(dir, [victim]).hit).toBe('value');
     // Later than the clock tick of the copy (with no racy window, a change in
     // the same tick is exactly what the cache could not see).
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
@@ -285,24 +295,94 @@ describe('the folder cache', () => {
     bytes[5] = (bytes[5] as number) ^ 1;
     fs.writeFileSync(victim, bytes);
     fs.utimesSync(victim, stat.atime, stat.mtime);
-    expect(lookupFolder<string>(c, dir, files, '').hit).toBeUndefined();
+    expect(lookup().lookup(dir, [victim]).hit).toBeUndefined();
   });
 
   it('keeps the hash of a file changed just before it was read, and checks it', () => {
     const { box, root } = projects();
     const dir = path.join(root, '-home-dev-webapp');
-    const { files, groups, projectFiles } = folder(dir);
+    const { files, projectFiles } = folder(dir);
     const c: CacheConfig = { dir: path.join(box.root, 'c'), stamp: 'test', racyMs: 60_000, namespace: 'x' };
-    const options = { rules: RULES, severities: new Map(), only: undefined };
-    const first = lookupFolder<number>(c, dir, files, '');
-    if (first.hit !== undefined) throw new Error('unexpected hit');
+    const victim = files[0] as string;
+    const store = () => groupStore<number>(c, projectFiles, () => undefined, false);
+    const first = store();
+    const miss = first.lookup(dir, [victim]);
+    if (miss.hit !== undefined) throw new Error('unexpected hit');
+    expect(miss.racy).toEqual([victim]);
     // Without reading every racy file through the indexer, nothing is stored.
-    expect(first.store(1)).toBeUndefined();
-    expect(lookupFolder<number>(c, dir, files, '').hit).toBeUndefined();
-    const second = lookupFolder<number>(c, dir, files, '');
-    if (second.hit !== undefined) throw new Error('unexpected hit');
-    lintFolder(groups, projectFiles, options, () => undefined, second.indexer);
-    second.store(2);
-    expect(lookupFolder<number>(c, dir, files, '').hit).toBe(2);
+    miss.store(1, false, new Map());
+    first.save();
+    expect(store().lookup(dir, [victim]).hit).toBeUndefined();
+    const second = store();
+    const again = second.lookup(dir, [victim]);
+    if (again.hit !== undefined) throw new Error('unexpected hit');
+    const hashes = new Map<string, string>();
+    racyIndexer(again.racy, hashes)(classifyPath(victim, root));
+    again.store(2, false, hashes);
+    second.save();
+    expect(store().lookup(dir, [victim]).hit).toBe(2);
+    // The same times but other bytes: the kept hash tells.
+    const stat = fs.statSync(victim);
+    const bytes = fs.readFileSync(victim);
+    bytes[5] = (bytes[5] as number) ^ 1;
+    fs.writeFileSync(victim, bytes);
+    fs.utimesSync(victim, stat.atime, stat.mtime);
+    expect(store().lookup(dir, [victim]).hit).toBeUndefined();
+  });
+});
+
+describe('check --cache, per session group', () => {
+  const indexedAfter = async (box: Sandbox, args: string[]): Promise<{ stdout: string; indexed: string[] }> => {
+    const built = vi.spyOn(SessionIndex, 'build');
+    const r = await run(args, { env: box.env, cwd: box.root });
+    const indexed = built.mock.calls.map(([file]) => path.basename(file.path)).sort();
+    built.mockRestore();
+    return { stdout: r.stdout, indexed };
+  };
+
+  it('reads only the session that grew: the other sessions of its folder come from the cache', async () => {
+    const { box, root } = projects();
+    const args = ['check', '--format', 'json', root];
+    await run([...args, '--cache'], { env: box.env, cwd: box.root });
+    const session = jsonlFiles(path.join(root, '-home-dev-webapp'))[0] as string;
+    fs.appendFileSync(session, `${fs.readFileSync(session, 'utf8').split('\n')[2]}\n`);
+    const second = await indexedAfter(box, [...args, '--cache']);
+    expect(second.indexed).toEqual([path.basename(session)]);
+    expect(second.stdout).toBe((await run(args, { env: box.env, cwd: box.root })).stdout);
+  });
+
+  it('keeps a session that looks parents up in other files while no file that changed holds one, and reads the folder again when one does', async () => {
+    const { box, root } = projects();
+    const dir = path.join(root, '-home-dev-webapp');
+    const [grown, parentFile] = jsonlFiles(dir) as [string, string];
+    // A continuation whose first row names a row of another session of the folder.
+    const parent = /"uuid":"([^"]+)"/.exec(fs.readFileSync(parentFile, 'utf8').split('\n')[1] as string)?.[1] as string;
+    const lines = fs.readFileSync(grown, 'utf8').split('\n').filter((l) => l.includes('"uuid"')).slice(0, 3);
+    const continued = path.join(dir, '0c0c0c0c-0000-4000-8000-000000000001.jsonl');
+    fs.writeFileSync(continued, `${lines.map((l, i) => (i === 0 ? l.replace(/"parentUuid":("[^"]*"|null)/, `"parentUuid":"${parent}"`) : l)).join('\n')}\n`);
+    const args = ['check', '--format', 'json', root];
+    const agrees = async (indexed: string[]): Promise<void> => {
+      const cached = await indexedAfter(box, [...args, '--cache']);
+      expect(cached.indexed).toEqual(indexed.map((f) => path.basename(f)).sort());
+      expect(cached.stdout).toBe((await run(args, { env: box.env, cwd: box.root })).stdout);
+    };
+    await run([...args, '--cache'], { env: box.env, cwd: box.root });
+    await agrees([]);
+    // Another session grows, without the continuation's parent: only it is read.
+    fs.appendFileSync(grown, `${lines[2]}\n`);
+    await agrees([grown]);
+    // The session the parent is in grows: where the parent is may have changed, so the folder is read.
+    fs.appendFileSync(parentFile, `${fs.readFileSync(parentFile, 'utf8').split('\n')[2]}\n`);
+    await agrees(jsonlFiles(dir));
+    // A session grows with a row holding a uuid another session named and did not find: read the folder.
+    const everywhere = new Set(jsonlFiles(dir).flatMap((f) => [...fs.readFileSync(f, 'utf8').matchAll(/"uuid":"([^"]+)"/g)].map((m) => m[1])));
+    const phantom = jsonlFiles(dir)
+      .flatMap((f) => [...fs.readFileSync(f, 'utf8').matchAll(/"parentUuid":"([^"]+)"/g)].map((m) => m[1] as string))
+      .find((u) => !everywhere.has(u)) as string;
+    expect(phantom).toBeDefined();
+    fs.appendFileSync(grown, `${(lines[2] as string).replace(/"uuid":"[^"]+"/, `"uuid":"${phantom}"`)}\n`);
+    // (Only reading the grown session tells: it is read, then the whole folder.)
+    await agrees([grown, ...jsonlFiles(dir)]);
+    await agrees([]);
   });
 });

@@ -1,0 +1,73 @@
+/**
+ * A session file named alone is judged as when its folder is named: a
+ * parent it names may be in another session of the folder (Claude Code
+ * copies the history of a continued conversation into a new session file
+ * whose first row names a row of the old one), and `phantom-parent` says a
+ * parent exists "nowhere it could", the folder included. Before, a file
+ * named alone saw only itself: its continuation root was a phantom parent,
+ * an error, and `fix` would have relinked it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { run, sandbox, type Sandbox } from '../support/cli.js';
+
+const boxes: Sandbox[] = [];
+afterEach(() => {
+  for (const box of boxes.splice(0)) box.cleanup();
+});
+
+const OLD = 'aaaaaaaa-0000-4000-8000-000000000001';
+const NEW = 'bbbbbbbb-0000-4000-8000-000000000002';
+
+function row(sessionId: string, uuid: string, parentUuid: string | null, type: 'user' | 'assistant', second: number): string {
+  const message =
+    type === 'user'
+      ? { role: 'user', content: [{ type: 'text', text: `question ${second}` }] }
+      : { id: `msg_${uuid.slice(0, 8)}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: `answer ${second}` }], stop_reason: 'end_turn' };
+  return JSON.stringify({ parentUuid, isSidechain: false, userType: 'external', cwd: '/home/dev/app', sessionId, version: '2.0.0', type, message, uuid, timestamp: `2025-06-01T10:00:0${second}.000Z` });
+}
+
+/** A project folder with a session and its continuation, and the path of the continuation. */
+function continuedProject(box: Sandbox): { folder: string; continuation: string } {
+  const folder = path.join(box.configDir, 'projects', '-home-dev-app');
+  fs.mkdirSync(folder, { recursive: true });
+  const u = (n: number): string => `1111111${n}-0000-4000-8000-00000000000${n}`;
+  fs.writeFileSync(path.join(folder, `${OLD}.jsonl`), `${[row(OLD, u(1), null, 'user', 1), row(OLD, u(2), u(1), 'assistant', 2)].join('\n')}\n`);
+  const continuation = path.join(folder, `${NEW}.jsonl`);
+  fs.writeFileSync(continuation, `${[row(NEW, u(3), u(2), 'user', 3), row(NEW, u(4), u(3), 'assistant', 4)].join('\n')}\n`);
+  const old = new Date(Date.now() - 3_600_000);
+  for (const f of fs.readdirSync(folder)) fs.utimesSync(path.join(folder, f), old, old);
+  return { folder, continuation };
+}
+
+describe('a file named alone', () => {
+  it('finds a parent in another session of its folder, as when the folder is named', async () => {
+    const box = sandbox();
+    boxes.push(box);
+    const { folder, continuation } = continuedProject(box);
+    const alone = await run(['check', '--format', 'json', continuation], { env: box.env, cwd: box.root });
+    const withFolder = await run(['check', '--format', 'json', folder], { env: box.env, cwd: box.root });
+    expect(alone.code).toBe(0);
+    const result = (r: { stdout: string }) =>
+      (JSON.parse(r.stdout) as { results: Array<{ filePath: string; messages: Array<{ ruleId: string }> }> }).results.find((x) => x.filePath.endsWith(`${NEW}.jsonl`));
+    expect(result(alone)?.messages.map((m) => m.ruleId)).not.toContain('phantom-parent');
+    expect(result(alone)).toEqual(result(withFolder));
+    // Only the file named is reported; the other session was only looked in.
+    expect((JSON.parse(alone.stdout) as { results: unknown[] }).results).toHaveLength(1);
+  });
+
+  it('still has a phantom parent when no file of the folder holds it, and fix leaves a continuation alone', async () => {
+    const box = sandbox();
+    boxes.push(box);
+    const { folder, continuation } = continuedProject(box);
+    const before = fs.readFileSync(continuation);
+    const fix = await run(['fix', '--yes', continuation], { env: box.env, cwd: box.root });
+    expect(fix.code).toBe(0);
+    expect(fs.readFileSync(continuation)).toEqual(before);
+    fs.rmSync(path.join(folder, `${OLD}.jsonl`));
+    const alone = await run(['check', '--format', 'json', continuation], { env: box.env, cwd: box.root });
+    expect(alone.code).toBe(1);
+    expect(alone.stdout).toContain('"ruleId": "phantom-parent"');
+  });
+});
