@@ -395,6 +395,7 @@ export function lintFolderCached(
   const linted: Array<{ outcome: StoredOutcome; info: GroupInfo }> = [];
   let whole = false;
   if (missed.size > 0 || depending.size > 0) {
+    store.beforeReading(folder.projectDir, new Set([...missed.keys()].flatMap((g) => g.files.map((f) => f.path))));
     const read = new Map<string, string>();
     const keep = (outcome: StoredOutcome, info: GroupInfo): void => void linted.push({ outcome, info });
     // A value that looked parents up elsewhere holds while every file that
@@ -412,6 +413,8 @@ export function lintFolderCached(
       if (!(error instanceof NeedsWholeFolder)) throw error;
       whole = true;
     }
+    // A changed file that could not be read may hold any of them.
+    whole ||= linted.some(({ outcome }) => outcome.failures.length > 0) && depending.size > 0;
     whole ||= [...depending.values()].some(({ stale }) => stale.lookups.some(([uuid]) => read.has(uuid)));
     if (whole) {
       // What the changed groups said so far is said again by the whole folder.
@@ -500,6 +503,13 @@ export interface GroupStore<T> {
    * now, before they are read.
    */
   lookup(projectDir: string, files: readonly string[]): GroupLookup<T>;
+  /**
+   * Before any file of the folder is read: takes the SHA-1 of its racily
+   * changed files other than `reading` (which the run reads whole through
+   * {@link racyIndexer}, whose hashes a folder-wide value then keeps). A
+   * store that is not told takes them all at its first miss.
+   */
+  beforeReading(projectDir: string, reading: ReadonlySet<string>): void;
   /** Writes the folders whose entries changed; returns what could not be done. */
   save(): string[];
 }
@@ -598,10 +608,10 @@ function sameFile(a: FileKey, b: FileKey): boolean {
 }
 
 /** The SHA-1 of each racy file of a key; undefined when one cannot be read. */
-function racyHashesOf(key: FolderKey): Record<string, string> | undefined {
+function racyHashesOf(key: FolderKey, except: ReadonlySet<string>): Record<string, string> | undefined {
   const hashes: Record<string, string> = {};
   for (const f of key.files) {
-    if (!f.racy) continue;
+    if (!f.racy || except.has(f.path)) continue;
     const hash = hashFile(f.path);
     if (hash === undefined) return undefined;
     hashes[f.path] = hash;
@@ -635,6 +645,7 @@ export function groupStore<T>(
   folderWide: boolean,
 ): GroupStore<T> {
   const folders = new Map<string, FolderState<T>>();
+  let told = false;
   const folderOf = (projectDir: string): FolderState<T> => {
     let state = folders.get(projectDir);
     if (state !== undefined) return state;
@@ -687,7 +698,7 @@ export function groupStore<T>(
       }
       const racy = keys?.filter((f) => f.racy).map((f) => f.path) ?? [];
       // Before anything of the folder is read for this value.
-      if (folderWide && folder.key !== undefined && folder.racyHashes === undefined) folder.racyHashes = racyHashesOf(folder.key);
+      if (folderWide && !told && folder.key !== undefined && folder.racyHashes === undefined) folder.racyHashes = racyHashesOf(folder.key, new Set());
       let stale: { value: T; lookups: readonly ParentLookup[]; changed: string[]; hashes: Readonly<Record<string, string>> } | undefined;
       if (ownAsStored && storedFolder !== undefined && entry.lookups !== undefined && folder.key !== undefined) {
         const changed = changedFiles(storedFolder, folder.key);
@@ -702,14 +713,31 @@ export function groupStore<T>(
           if (wide) {
             // What other files of the folder said was read after the folder's key and hashes were taken.
             if (!folderWide || folder.key === undefined || folder.keyId === undefined || folder.racyHashes === undefined) return;
+            // Every racy file of the folder needs its hash: taken before reading, or as it was read.
+            const all = { ...folder.racyHashes };
+            for (const f of folder.key.files) {
+              if (!f.racy || all[f.path] !== undefined) continue;
+              const read = hashes.get(f.path);
+              if (read === undefined) return;
+              all[f.path] = read;
+            }
             whole = folder.keyId;
-            folder.storedFolders.set(whole, { key: folder.key, hashes: folder.racyHashes });
+            const known = folder.storedFolders.get(whole);
+            // One key, one set of hashes: a value read from other bytes of the same key is not kept.
+            if (known !== undefined && Object.entries(all).some(([p, h]) => known.hashes[p] !== undefined && known.hashes[p] !== h)) return;
+            folder.storedFolders.set(whole, { key: folder.key, hashes: { ...known?.hashes, ...all } });
           }
           const own = Object.fromEntries([...hashes].filter(([p]) => racy.includes(p)));
           folder.entries.set(id, { files: keys, folder: whole, lookups: wide ? lookups : undefined, hashes: own, value });
           folder.changed = true;
         },
       };
+    },
+    beforeReading(projectDir, reading) {
+      told = true;
+      const folder = folderOf(projectDir);
+      // The files read are hashed as they are read (a live session is racy, and may be large).
+      if (folderWide && folder.key !== undefined && folder.racyHashes === undefined) folder.racyHashes = racyHashesOf(folder.key, reading);
     },
     save() {
       const problems: string[] = [];
