@@ -348,7 +348,7 @@ export type FolderLinter = (
   indexer: (file: SessionFile) => SessionIndex,
   emit: (outcome: StoredOutcome, info: GroupInfo) => void,
   partial: boolean,
-  uuids: Map<string, string>,
+  uuids: Map<string, string> | undefined,
 ) => void;
 
 type Missed = Extract<GroupLookup<StoredOutcome>, { racy: readonly string[] }>;
@@ -395,20 +395,21 @@ export function lintFolderCached(
   const linted: Array<{ outcome: StoredOutcome; info: GroupInfo }> = [];
   let whole = false;
   if (missed.size > 0 || depending.size > 0) {
-    store.beforeReading(folder.projectDir, new Set([...missed.keys()].flatMap((g) => g.files.map((f) => f.path))));
+    const reread = new Set([...missed.keys()].flatMap((g) => g.files.map((f) => f.path)));
+    store.beforeReading(folder.projectDir, reread);
     const read = new Map<string, string>();
     const keep = (outcome: StoredOutcome, info: GroupInfo): void => void linted.push({ outcome, info });
     // A value that looked parents up elsewhere holds while every file that
     // changed is read again now, was not where a parent was found, and does
     // not hold one now. The first two are known before reading.
-    const reread = new Set([...missed.keys()].flatMap((g) => g.files.map((f) => f.path)));
     const mayHold = ({ stale }: { stale: NonNullable<Missed['stale']> }): boolean => {
       const changed = new Set(stale.changed);
       return stale.changed.every((f) => reread.has(f)) && stale.lookups.every(([, foundIn]) => foundIn === null || !changed.has(foundIn));
     };
     whole = ![...depending.values()].every(mayHold);
     try {
-      if (!whole && missed.size > 0) lint([...missed.keys()], indexer, keep, true, read);
+      // The uuids read are kept only when a value waits on them (one big session's would be a second table of them).
+      if (!whole && missed.size > 0) lint([...missed.keys()], indexer, keep, missed.size < groups.length, depending.size > 0 ? read : undefined);
     } catch (error) {
       if (!(error instanceof NeedsWholeFolder)) throw error;
       whole = true;
@@ -420,7 +421,7 @@ export function lintFolderCached(
       // What the changed groups said so far is said again by the whole folder.
       linted.length = 0;
       const needed = new Set<SessionGroup>([...missed.keys(), ...depending.keys()]);
-      lint(groups, indexer, (outcome, info) => needed.has(info.group) && keep(outcome, info), false, new Map());
+      lint(groups, indexer, (outcome, info) => needed.has(info.group) && keep(outcome, info), false, undefined);
     } else {
       for (const { stale, store: keepAgain } of depending.values()) {
         hits.push(stale.value);

@@ -340,6 +340,12 @@ describe('check --cache, per session group', () => {
     return { stdout: r.stdout, indexed };
   };
 
+  it('reads each file once when it fills the cache, sessions with phantom parents included', async () => {
+    const { box, root } = projects();
+    const first = await indexedAfter(box, ['check', '--format', 'json', root, '--cache']);
+    expect(first.indexed).toEqual(jsonlFiles(root).map((f) => path.basename(f)).sort());
+  });
+
   it('reads only the session that grew: the other sessions of its folder come from the cache', async () => {
     const { box, root } = projects();
     const args = ['check', '--format', 'json', root];
