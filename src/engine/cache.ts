@@ -375,7 +375,7 @@ export function lintFolderCached(
   const folder = folderOf(groups, projectFiles);
   if (folder === undefined) return;
   const warnings: string[] = [];
-  const store = groupStore<StoredOutcome>(config, projectFiles, (w) => warnings.push(w), true);
+  const store = groupStore<StoredOutcome>(config, projectFiles, (w) => warnings.push(w), true, true);
   const withWarnings = (outcome: StoredOutcome): StoredOutcome => {
     if (warnings.length === 0) return outcome;
     const failures = [...outcome.failures, ...warnings.splice(0).map((message) => ({ path: folder.projectDir, message, explicit: false }))];
@@ -426,7 +426,7 @@ export function lintFolderCached(
       for (const { stale, store: keepAgain } of depending.values()) {
         hits.push(stale.value);
         // Stored again with the folder as it is now, which it was checked against.
-        keepAgain(stale.value, true, new Map(Object.entries(stale.hashes)), stale.lookups);
+        keepAgain(stale.value, true, new Map([...hashes, ...Object.entries(stale.hashes)]), stale.lookups);
       }
     }
   }
@@ -456,7 +456,8 @@ export function cachedOutcomes(
   const folder = folderOf(groups, projectFiles);
   if (folder === undefined) return [];
   let problem = false;
-  const store = groupStore<StoredOutcome>(config, projectFiles, () => (problem = true), true);
+  // Only looks: nothing of the folder is read, and nothing stored.
+  const store = groupStore<StoredOutcome>(config, projectFiles, () => (problem = true), true, true);
   const hits: StoredOutcome[] = [];
   for (const group of groups) {
     const lookup = store.lookup(folder.projectDir, group.files.map((f) => f.path));
@@ -644,9 +645,14 @@ export function groupStore<T>(
   warn: (message: string) => void,
   /** Values may depend on the whole folder: its key is taken before anything of it is read. */
   folderWide: boolean,
+  /**
+   * The caller says when it starts reading ({@link GroupStore.beforeReading});
+   * else the folder's racily changed files are hashed at the first miss.
+   */
+  tellsBeforeReading = false,
 ): GroupStore<T> {
   const folders = new Map<string, FolderState<T>>();
-  let told = false;
+  let told = tellsBeforeReading;
   const folderOf = (projectDir: string): FolderState<T> => {
     let state = folders.get(projectDir);
     if (state !== undefined) return state;

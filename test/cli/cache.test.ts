@@ -340,6 +340,24 @@ describe('check --cache, per session group', () => {
     return { stdout: r.stdout, indexed };
   };
 
+  it('opens a session that just grew as often as a run without the cache does (a live session is hashed as it is read)', async () => {
+    const { box, root } = projects();
+    const args = ['check', '--format', 'json', root];
+    await run([...args, '--cache'], { env: box.env, cwd: box.root });
+    const session = jsonlFiles(path.join(root, '-home-dev-webapp'))[0] as string;
+    fs.appendFileSync(session, `${fs.readFileSync(session, 'utf8').split('\n')[2]}\n`); // racy: changed just now
+    const opens = async (withCache: boolean): Promise<number> => {
+      const opened = vi.spyOn(fs, 'openSync');
+      await run(withCache ? [...args, '--cache'] : args, { env: box.env, cwd: box.root });
+      const count = opened.mock.calls.filter(([p]) => p === session).length;
+      opened.mockRestore();
+      return count;
+    };
+    const cached = await opens(true);
+    expect(cached).toBeGreaterThan(0);
+    expect(cached).toBe(await opens(false));
+  });
+
   it('reads each file once when it fills the cache, sessions with phantom parents included', async () => {
     const { box, root } = projects();
     const first = await indexedAfter(box, ['check', '--format', 'json', root, '--cache']);
