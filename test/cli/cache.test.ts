@@ -218,6 +218,15 @@ describe('check --cache and sessions --cache', () => {
   });
 });
 
+/** One byte of `file` changed, its size and modification time kept (its change time moves). */
+function flipByteKeepingTimes(file: string): void {
+  const stat = fs.statSync(file);
+  const bytes = fs.readFileSync(file);
+  bytes[5] = (bytes[5] as number) ^ 1;
+  fs.writeFileSync(file, bytes);
+  fs.utimesSync(file, stat.atime, stat.mtime);
+}
+
 describe('the folder cache', () => {
   const config = (dir: string): CacheConfig => ({ dir, stamp: 'test', racyMs: 0, namespace: 'check' });
   /** Outcomes in file order: the cache gives its groups first, a run sorts its results anyway. */
@@ -290,11 +299,7 @@ describe('the folder cache', () => {
     // Later than the clock tick of the copy (with no racy window, a change in
     // the same tick is exactly what the cache could not see).
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
-    const stat = fs.statSync(victim);
-    const bytes = fs.readFileSync(victim);
-    bytes[5] = (bytes[5] as number) ^ 1;
-    fs.writeFileSync(victim, bytes);
-    fs.utimesSync(victim, stat.atime, stat.mtime);
+    flipByteKeepingTimes(victim);
     expect(lookup().lookup(dir, [victim]).hit).toBeUndefined();
   });
 
@@ -322,11 +327,7 @@ describe('the folder cache', () => {
     second.save();
     expect(store().lookup(dir, [victim]).hit).toBe(2);
     // The same times but other bytes: the kept hash tells.
-    const stat = fs.statSync(victim);
-    const bytes = fs.readFileSync(victim);
-    bytes[5] = (bytes[5] as number) ^ 1;
-    fs.writeFileSync(victim, bytes);
-    fs.utimesSync(victim, stat.atime, stat.mtime);
+    flipByteKeepingTimes(victim);
     expect(store().lookup(dir, [victim]).hit).toBeUndefined();
   });
 });
