@@ -490,13 +490,15 @@ function folderOf(groups: readonly SessionGroup[], projectFiles: ReadonlyMap<str
 }
 
 /**
- * A cache whose unit is the session group rather than the project folder,
- * for a command whose value of a group depends only on that group's files
- * (search): a session that grows invalidates itself, not its folder. The
+ * The cache's entries, one per session group (check, sessions and search
+ * alike): a session that grows invalidates itself, not its folder. The
  * entries of a folder's groups share one cache file, read once and written
  * once a run (by {@link GroupStore.save}). A value that did depend on other
  * files of its folder (a parent looked up elsewhere) is stored with the
- * folder's key as well, and used only while the whole folder is as it was.
+ * folder's key as well (each key once per file), and is a hit only while
+ * the whole folder is as it was; when other files changed, the lookup hands
+ * it back as `stale`, with the parents it looked up, for the caller to
+ * judge ({@link lintFolderCached}).
  */
 export interface GroupStore<T> {
   /**
