@@ -307,8 +307,9 @@ export function discover(inputs: readonly string[], cwd: string, options: Discov
 
 /**
  * The transcripts of a project folder, as a walk of it would find them: its
- * `*.jsonl` files and its sessions' `subagents/*.jsonl`. Regular files only
- * (a link is not followed); a folder that cannot be read lists nothing.
+ * `*.jsonl` files and its sessions' `subagents/*.jsonl`, a link to a file
+ * included (the walk reads through it too). Only read, for lookups; a
+ * folder that cannot be read lists nothing.
  */
 function folderTranscripts(projectDir: string, ignore: PathFilter | undefined): string[] {
   const out: string[] = [];
@@ -319,9 +320,17 @@ function folderTranscripts(projectDir: string, ignore: PathFilter | undefined): 
       return [];
     }
   };
+  const isFile = (file: string, entry: fs.Dirent): boolean => {
+    if (!entry.isSymbolicLink()) return entry.isFile();
+    try {
+      return fs.statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  };
   const take = (dir: string, entry: fs.Dirent): void => {
     const file = path.join(dir, entry.name);
-    if (entry.isFile() && entry.name.endsWith('.jsonl') && !isSideFile(entry.name) && ignore?.(file, false, projectDir) !== true) out.push(file);
+    if (entry.name.endsWith('.jsonl') && !isSideFile(entry.name) && isFile(file, entry) && ignore?.(file, false, projectDir) !== true) out.push(file);
   };
   for (const entry of entries(projectDir)) {
     if (entry.isDirectory()) {

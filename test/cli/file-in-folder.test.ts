@@ -57,6 +57,26 @@ describe('a file named alone', () => {
     expect((JSON.parse(alone.stdout) as { results: unknown[] }).results).toHaveLength(1);
   });
 
+  it('reads a link among the other files as a run over the folder does', async () => {
+    const box = sandbox();
+    boxes.push(box);
+    const { folder, continuation } = continuedProject(box);
+    // The session holding the parent moves out of the folder; a link to it is left in its place.
+    const outside = path.join(box.root, 'elsewhere.jsonl');
+    fs.renameSync(path.join(folder, `${OLD}.jsonl`), outside);
+    fs.symlinkSync(outside, path.join(folder, `${OLD}.jsonl`));
+    const alone = await run(['check', '--format', 'json', continuation], { env: box.env, cwd: box.root });
+    const withFolder = await run(['check', '--format', 'json', folder], { env: box.env, cwd: box.root });
+    const result = (r: { stdout: string }) =>
+      (JSON.parse(r.stdout) as { results: Array<{ filePath: string }> }).results.find((x) => x.filePath.endsWith(`${NEW}.jsonl`));
+    expect(alone.stdout).not.toContain('"ruleId": "phantom-parent"');
+    expect(result(alone)).toEqual(result(withFolder));
+    // Nothing is written through it: the file behind the link is as it was.
+    const before = fs.readFileSync(outside);
+    await run(['fix', '--yes', continuation], { env: box.env, cwd: box.root });
+    expect(fs.readFileSync(outside)).toEqual(before);
+  });
+
   it('still has a phantom parent when no file of the folder holds it, and fix leaves a continuation alone', async () => {
     const box = sandbox();
     boxes.push(box);
