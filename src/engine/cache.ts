@@ -43,7 +43,7 @@ import { type LineObserver, type SessionFile, SessionIndex } from '../core/sessi
 import { UsageError } from '../core/errors.js';
 import type { FileResult, Fix } from '../core/types.js';
 import { VERSION } from '../version.js';
-import { type GroupInfo, type LintOptions, NeedsWholeFolder, type ReadFailure } from './linter.js';
+import { type GroupInfo, type LintOptions, NeedsWholeFolder, type ReadFailure, transcriptSource } from './linter.js';
 
 /** Bump when the layout of an entry changes. */
 export const CACHE_FORMAT = 3;
@@ -290,12 +290,12 @@ function writeEntry(config: CacheConfig, file: string, entry: Entry<unknown>): s
  */
 function hashingIndexer(hashes: Map<string, string>, racy: ReadonlySet<string>): (file: SessionFile, observer?: LineObserver) => SessionIndex {
   return (file, observer) => {
-    if (!racy.has(file.path)) return SessionIndex.build(file, () => fileSource(file.path), observer);
+    if (!racy.has(file.path)) return SessionIndex.build(file, () => transcriptSource(file.path), observer);
     let first = true;
     return SessionIndex.build(file, () => {
-      if (!first) return fileSource(file.path);
+      if (!first) return transcriptSource(file.path);
       first = false;
-      const inner = fileSource(file.path);
+      const inner = transcriptSource(file.path);
       const hash = crypto.createHash('sha1');
       let next = 0;
       let sequential = true;

@@ -9,7 +9,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { RuleCrashError } from '../core/errors.js';
-import { fileSource } from '../core/reader.js';
+import { type ByteSource, fileSource } from '../core/reader.js';
+import { BIG_INPUT_BYTES, boundHeapGrowth } from '../tuning.js';
 import { resumeModel } from '../core/resume.js';
 import { violationSummaries } from '../core/api-request.js';
 import { factsOf } from '../core/views/sessions.js';
@@ -475,7 +476,28 @@ export function lintFolder(
 }
 
 export function indexFile(file: SessionFile, observer?: LineObserver): SessionIndex {
-  return SessionIndex.build(file, () => fileSource(file.path), observer);
+  return SessionIndex.build(file, () => transcriptSource(file.path), observer);
+}
+
+/**
+ * A transcript's bytes, as the linter reads them: once one file has been
+ * read past {@link BIG_INPUT_BYTES}, the process's heap grows by smaller
+ * steps from then on ({@link boundHeapGrowth}): its index will be big
+ * enough that memory, not time, is what to save.
+ */
+export function transcriptSource(file: string): ByteSource {
+  const inner = fileSource(file);
+  return {
+    get size() {
+      return inner.size;
+    },
+    read(target, targetOffset, length, position) {
+      const n = inner.read(target, targetOffset, length, position);
+      if (position + n >= BIG_INPUT_BYTES) boundHeapGrowth();
+      return n;
+    },
+    close: () => inner.close(),
+  };
 }
 
 function readErrorMessage(error: unknown, shown: string): string {
