@@ -75,6 +75,19 @@ export function boundHeapGrowth(): boolean {
   return true;
 }
 
+/** Whether this thread's process was tuned: a worker thread is told by its parent ({@link adoptTuning}). */
+export function isTuned(): boolean {
+  return tuned;
+}
+
+/**
+ * In a worker thread: the flags are the process's, set by the main thread;
+ * with this, {@link boundHeapGrowth} in the worker acts on them too.
+ */
+export function adoptTuning(tunedInParent: boolean): void {
+  if (tunedInParent) tuned = true;
+}
+
 /** Whether {@link boundHeapGrowth} has bounded this process's heap. */
 export function heapGrowthBounded(): boolean {
   return bounded;

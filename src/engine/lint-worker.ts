@@ -9,8 +9,10 @@ import { parentPort } from 'node:worker_threads';
 import type { SeveritySetting } from '../core/types.js';
 import { RULES } from '../rules/index.js';
 import { lintFolderMaybeCached, takeFolders, toTransferable, type WorkerInput } from './parallel.js';
+import { adoptTuning } from '../tuning.js';
 
 parentPort?.once('message', (input: WorkerInput) => {
+  adoptTuning(input.tuned);
   const projectFiles = new Map(input.projectFiles);
   const options = {
     rules: RULES,

@@ -14,6 +14,7 @@ import type { SessionGroup } from '../core/discovery.js';
 import { type LintOptions, type ReadFailure, lintFolder } from './linter.js';
 import { type CacheConfig, cachedOutcomes, lintFolderCached } from './cache.js';
 import type { FileResult, Fix, SeveritySetting } from '../core/types.js';
+import { isTuned } from '../tuning.js';
 
 /** Below this many bytes, starting workers costs more than it saves. */
 export const PARALLEL_MIN_BYTES = 64 * 1024 * 1024;
@@ -34,6 +35,8 @@ export interface WorkerInput {
   readonly facts: boolean;
   /** `--cache`: where entries live and the stamp they must carry. */
   readonly cache: CacheConfig | undefined;
+  /** The main thread tuned V8's flags (tuning.ts), which a worker may then bound. */
+  readonly tuned: boolean;
 }
 
 interface WorkerMessage {
@@ -269,6 +272,7 @@ export async function lintGroups(
     only: options.only === undefined ? undefined : [...options.only],
     facts: options.facts === true,
     cache,
+    tuned: isTuned(),
   };
   for (const worker of running.workers) {
     worker.on('message', (message: WorkerMessage) =>

@@ -7,8 +7,10 @@
 import { parentPort } from 'node:worker_threads';
 import { ProjectRegistry } from './linter.js';
 import { type SearchWorkerInput, type SearchWorkerMessage, matcherOf, runTask, takeTasks } from './search.js';
+import { adoptTuning } from '../tuning.js';
 
 parentPort?.once('message', (input: SearchWorkerInput) => {
+  adoptTuning(input.tuned);
   const matcher = matcherOf(input.matcher);
   const registry = new ProjectRegistry(new Map(input.projectFiles));
   void takeTasks(input.tasks.length, input.next, (at) => {

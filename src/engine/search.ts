@@ -40,6 +40,7 @@ import { type CacheConfig, type GroupLookup, groupStore, racyIndexer } from './c
 import { indexFile, linkGroup, ProjectRegistry } from './linter.js';
 import { PARALLEL_MIN_BYTES, requestedThreads } from './parallel.js';
 import { type CpuSnapshot, cpuSnapshot, freeCores, LOADED } from './cores.js';
+import { isTuned } from '../tuning.js';
 
 /** What is searched for: plain data, rebuilt into a {@link Matcher} on each thread. */
 export interface MatcherSpec {
@@ -88,6 +89,8 @@ export interface SearchWorkerInput {
   readonly matcher: MatcherSpec;
   readonly all: boolean;
   readonly projectFiles: ReadonlyArray<readonly [string, readonly string[]]>;
+  /** The main thread tuned V8's flags (tuning.ts), which a worker may then bound. */
+  readonly tuned: boolean;
 }
 
 export interface SearchWorkerMessage {
@@ -276,7 +279,7 @@ export async function searchGroups(
   if (workers.length === 0) {
     for (let at = 0; at < tasks.length; at++) own(at);
   } else {
-    const input: SearchWorkerInput = { tasks, next, matcher: spec, all: options.all, projectFiles: [...discovery.projectFiles] };
+    const input: SearchWorkerInput = { tasks, next, matcher: spec, all: options.all, projectFiles: [...discovery.projectFiles], tuned: isTuned() };
     const exited = workers.map(
       (worker) =>
         new Promise<void>((resolve, reject) => {
