@@ -30,7 +30,6 @@ import { abandonedAttemptOf } from '../core/repair-targets.js';
 import { resumeModel, type ResumeModel } from '../core/resume.js';
 import { schemaProblem } from '../core/schemas.js';
 import { scoreSession } from '../core/score.js';
-import { addTo } from '../core/collections.js';
 import type { LineTable, SessionFile, SessionIndex } from '../core/session-index.js';
 import type { Applicability, Finding, Fix, FixAlternative, JsonObject, RecordEdit, ResumeSummary } from '../core/types.js';
 import { applyLineEdits, indexRewrite, Rewrite } from './rewrite.js';
@@ -273,7 +272,12 @@ function exemptions(state: State, candidates: readonly Candidate[]): { all: Read
   const wanted = new Set(linesOf.flat());
   if (wanted.size === 0) return { all: NONE, each: candidates.map(() => NONE) };
   const keysByLine = new Map<number, number[]>();
-  for (const r of state.index.records) if (wanted.has(r.line)) addTo(keysByLine, r.line, messageKey(r));
+  for (const r of state.index.records) {
+    if (!wanted.has(r.line)) continue;
+    const keys = keysByLine.get(r.line);
+    if (keys === undefined) keysByLine.set(r.line, [messageKey(r)]);
+    else keys.push(messageKey(r));
+  }
   const keysOfLines = (lines: readonly number[]): ReadonlySet<number> => new Set(lines.flatMap((line) => keysByLine.get(line) ?? []));
   return { all: keysOfLines([...wanted]), each: linesOf.map(keysOfLines) };
 }

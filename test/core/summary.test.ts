@@ -5,7 +5,7 @@
  * changed fields (the SDK reader's queued prompt) must keep the others.
  */
 import { describe, expect, it } from 'vitest';
-import { addTo, ListTable, trimmed } from '../../src/core/collections.js';
+import { ListTable } from '../../src/core/collections.js';
 import { type RecordSummary, SUMMARY_FIELDS, summarize, withFields } from '../../src/core/records.js';
 import type { JsonObject } from '../../src/core/types.js';
 
@@ -39,6 +39,10 @@ describe('record summary', () => {
     expect(of({ type: 'last-prompt', leafUuid: 'leaf', lastPrompt: 'go' }).leafUuid).toBe('leaf');
     expect(of({ type: 'attachment', uuid: 't', attachment: { type: 'queued_command', prompt: 'later' } }).attachmentType).toBe('queued_command');
     expect(of({ type: 'user', uuid: 'u', message: { role: 'user', content: '<command-name>/clear</command-name>' } }).commandTag).toBe('record');
+    // Records that set none of them share one object for them; one that does has its own.
+    const rareOf = (r: RecordSummary): unknown => (r as unknown as { rare: unknown }).rare;
+    expect(rareOf(plain)).toBe(rareOf(of({ type: 'assistant', uuid: 'a', message: { role: 'assistant', content: [{ type: 'text', text: 'x' }] } })));
+    expect(rareOf(boundary)).not.toBe(rareOf(plain));
   });
 
   it('keeps the fields it is not told to change in a copy', () => {
@@ -52,7 +56,7 @@ describe('record summary', () => {
     expect(withFields(copy, { type: 'user', uuid: 'q3', isMeta: false, originKind: undefined }).isMeta).toBe(false);
   });
 
-  it('keeps a signature key as a string of its own, not a slice of the signature', () => {
+  it('keys a signed thinking block by the last characters of its signature', () => {
     const signature = `${'S'.repeat(500)}abcdefghijklmnopqrstuvwx`;
     const r = of({ type: 'assistant', uuid: 'a', message: { role: 'assistant', content: [{ type: 'thinking', thinking: 't', signature }] } });
     expect(r.signatureKeys).toEqual(['abcdefghijklmnopqrstuvwx']);
@@ -80,15 +84,6 @@ describe('bookkeeping rows', () => {
 });
 
 describe('grouped tables', () => {
-  it('group in order and keep every entry after trimming', () => {
-    const table = new Map<string, number[]>();
-    for (const [k, v] of [['a', 1], ['b', 2], ['a', 3], ['a', 4]] as const) addTo(table, k, v);
-    expect([...trimmed(table)]).toEqual([
-      ['a', [1, 3, 4]],
-      ['b', [2]],
-    ]);
-  });
-
   it('keep a lone value without a list, and every value in order once there are more', () => {
     const [a, b, c, d] = [{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }];
     const table = new ListTable<string, { n: number }>();
