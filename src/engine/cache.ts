@@ -46,7 +46,7 @@ import { VERSION } from '../version.js';
 import { type GroupInfo, type LintOptions, NeedsWholeFolder, type ReadFailure, transcriptSource } from './linter.js';
 
 /** Bump when the layout of an entry changes. */
-export const CACHE_FORMAT = 3;
+export const CACHE_FORMAT = 4;
 
 /** A file modified this recently may change again without its times moving. */
 export const RACY_MS = 2000;
@@ -164,18 +164,9 @@ interface FolderKey {
   readonly files: readonly FileKey[];
   /** The `*.jsonl` names directly in the project folder (main sessions a subagent may look for). */
   readonly listing: readonly string[];
-  /** What else the entry's value depends on (the working folder, for display paths). */
-  readonly extra: string;
 }
 
-interface Entry<T> {
-  readonly key: FolderKey;
-  /** Path → SHA-1 of the bytes read, for racy files. */
-  readonly hashes: Readonly<Record<string, string>>;
-  readonly value: T;
-}
-
-function keyOf(projectDir: string, files: readonly string[], extra: string, racyMs: number, withListing = true): FolderKey | undefined {
+function keyOf(projectDir: string, files: readonly string[], racyMs: number, withListing: boolean): FolderKey | undefined {
   try {
     // The clock gives milliseconds, the file system nanoseconds: take the end
     // of the current millisecond, so a file changed within it is not seen as
@@ -200,7 +191,7 @@ function keyOf(projectDir: string, files: readonly string[], extra: string, racy
     } catch {
       listing = [];
     }
-    return { projectDir, files: keys, listing, extra };
+    return { projectDir, files: keys, listing };
   } catch {
     return undefined; // a file that cannot be looked at is reported by the linter; nothing is cached
   }
@@ -228,14 +219,14 @@ function hashFile(file: string): string | undefined {
   }
 }
 
-function entryPath(config: CacheConfig, projectDir: string, extra: string): string {
-  const id = crypto.createHash('sha256').update(`${projectDir}\u0000${extra}`).digest('hex').slice(0, 40);
+function entryPath(config: CacheConfig, projectDir: string): string {
+  const id = crypto.createHash('sha256').update(projectDir).digest('hex').slice(0, 40);
   return path.join(config.dir, `${config.namespace}-${id}.bin`);
 }
 
-type Loaded<T> = { readonly entry: Entry<T> } | { readonly miss: true; readonly warning?: string };
+type Loaded = { readonly payload: object } | { readonly miss: true; readonly warning?: string };
 
-function readEntry<T>(file: string, stamp: string): Loaded<T> {
+function readEntry(file: string, stamp: string): Loaded {
   let bytes: Buffer;
   try {
     bytes = fs.readFileSync(file);
@@ -243,7 +234,7 @@ function readEntry<T>(file: string, stamp: string): Loaded<T> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { miss: true };
     return { miss: true, warning: `cache file ${file} cannot be read (${(error as Error).message}); ignored` };
   }
-  const corrupt = (why: string): Loaded<T> => ({ miss: true, warning: `cache file ${file} is corrupt (${why}); ignored and written again` });
+  const corrupt = (why: string): Loaded => ({ miss: true, warning: `cache file ${file} is corrupt (${why}); ignored and written again` });
   if (!bytes.subarray(0, MAGIC.length).equals(Buffer.from(MAGIC))) return corrupt('not a cclint cache file');
   const headerEnd = bytes.indexOf(0x0a, MAGIC.length);
   if (headerEnd === -1) return corrupt('no header');
@@ -258,26 +249,23 @@ function readEntry<T>(file: string, stamp: string): Loaded<T> {
   const payload = bytes.subarray(headerEnd + 1);
   if (header.length !== payload.length) return corrupt('truncated');
   if (header.sha256 !== crypto.createHash('sha256').update(payload).digest('hex')) return corrupt('checksum mismatch');
-  let entry: unknown;
+  let value: unknown;
   try {
-    entry = v8.deserialize(payload);
+    value = v8.deserialize(payload);
   } catch {
     return corrupt('undecodable payload');
   }
-  const e = entry as Partial<Entry<T>> | null;
-  if (e === null || typeof e !== 'object' || typeof e.key !== 'object' || e.key === null || !Array.isArray(e.key.files) || typeof e.hashes !== 'object') {
-    return corrupt('unexpected shape');
-  }
-  return { entry: e as Entry<T> };
+  if (value === null || typeof value !== 'object') return corrupt('unexpected shape');
+  return { payload: value };
 }
 
-function writeEntry(config: CacheConfig, file: string, entry: Entry<unknown>): string | undefined {
+function writeEntry(config: CacheConfig, file: string, payload: object): string | undefined {
   try {
-    const payload = v8.serialize(entry);
-    const header = JSON.stringify({ stamp: config.stamp, sha256: crypto.createHash('sha256').update(payload).digest('hex'), length: payload.length });
+    const bytes = v8.serialize(payload);
+    const header = JSON.stringify({ stamp: config.stamp, sha256: crypto.createHash('sha256').update(bytes).digest('hex'), length: bytes.length });
     fs.mkdirSync(config.dir, { recursive: true, mode: 0o700 });
     fs.chmodSync(config.dir, 0o700);
-    writeFileAtomic.sync(file, Buffer.concat([Buffer.from(`${MAGIC}${header}\n`), payload]), { mode: 0o600, fsync: false });
+    writeFileAtomic.sync(file, Buffer.concat([Buffer.from(`${MAGIC}${header}\n`), bytes]), { mode: 0o600, fsync: false });
     return undefined;
   } catch (error) {
     return `cache file ${file} cannot be written (${error instanceof Error ? error.message : String(error)}); going on without it`;
@@ -606,6 +594,10 @@ interface FolderState<T> {
   changed: boolean;
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> & object {
+  return value !== null && typeof value === 'object';
+}
+
 /** The same file with the same size, inode and times. */
 function sameFile(a: FileKey, b: FileKey): boolean {
   return a.path === b.path && a.size === b.size && a.ino === b.ino && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
@@ -658,20 +650,21 @@ export function groupStore<T>(
   const folderOf = (projectDir: string): FolderState<T> => {
     let state = folders.get(projectDir);
     if (state !== undefined) return state;
-    const file = entryPath(config, projectDir, '');
+    const file = entryPath(config, projectDir);
     const entries = new Map<string, GroupEntry<T>>();
     const storedFolders = new Map<string, StoredFolder>();
-    const loaded = readEntry<StoredGroups<T>>(file, config.stamp);
-    if ('entry' in loaded) {
-      const stored = loaded.entry.value;
-      if (stored !== null && typeof stored === 'object' && typeof stored.groups === 'object' && typeof stored.folders === 'object') {
-        for (const [id, entry] of Object.entries(stored.groups)) entries.set(id, entry);
-        for (const [id, folder] of Object.entries(stored.folders)) storedFolders.set(id, folder);
+    const loaded = readEntry(file, config.stamp);
+    if ('payload' in loaded) {
+      const stored = loaded.payload as Partial<StoredGroups<T>>;
+      if (isRecord(stored.groups) && isRecord(stored.folders)) {
+        // What the checksum vouches for was written by cclint; an entry of another shape is dropped, not trusted.
+        for (const [id, entry] of Object.entries(stored.groups)) if (isRecord(entry) && Array.isArray(entry.files) && isRecord(entry.hashes)) entries.set(id, entry);
+        for (const [id, folder] of Object.entries(stored.folders)) if (isRecord(folder) && isRecord(folder.key) && Array.isArray(folder.key.files) && isRecord(folder.hashes)) storedFolders.set(id, folder);
       }
     } else if (loaded.warning !== undefined) warn(loaded.warning);
     // One look at every file of the folder, for the groups' keys and the folder's.
     const all = [...(projectFiles.get(projectDir) ?? [])].sort();
-    const key = keyOf(projectDir, all, '', config.racyMs, folderWide);
+    const key = keyOf(projectDir, all, config.racyMs, folderWide);
     const byPath = new Map((key?.files ?? []).map((f) => [f.path, f]));
     const keyId = key === undefined ? undefined : crypto.createHash('sha1').update(JSON.stringify({ ...key, files: key.files.map((f) => ({ ...f, racy: false })) })).digest('hex');
     state = { file, entries, storedFolders, key, byPath, keyId, racyHashes: undefined, changed: false };
@@ -682,7 +675,7 @@ export function groupStore<T>(
   const ownKeys = (folder: FolderState<T>, projectDir: string, sorted: readonly string[]): readonly FileKey[] | undefined => {
     const found = sorted.map((p) => folder.byPath.get(p));
     if (found.every((f) => f !== undefined)) return found as FileKey[];
-    return keyOf(projectDir, sorted, '', config.racyMs, false)?.files;
+    return keyOf(projectDir, sorted, config.racyMs, false)?.files;
   };
   const racyHolds = (files: readonly FileKey[], hashes: Readonly<Record<string, string>>): boolean =>
     files.every((f) => !f.racy || (hashes[f.path] !== undefined && hashFile(f.path) === hashes[f.path]));
@@ -750,7 +743,7 @@ export function groupStore<T>(
     },
     save() {
       const problems: string[] = [];
-      for (const [projectDir, folder] of folders) {
+      for (const folder of folders.values()) {
         if (!folder.changed) continue;
         // Groups whose files are gone are dropped with the folder's next write.
         for (const [id, entry] of folder.entries) if (!entry.files.every((f) => fs.existsSync(f.path))) folder.entries.delete(id);
@@ -760,8 +753,7 @@ export function groupStore<T>(
           groups: Object.fromEntries(folder.entries),
           folders: Object.fromEntries([...folder.storedFolders].filter(([id]) => named.has(id))),
         };
-        const key: FolderKey = { projectDir, files: [], listing: [], extra: '' };
-        const problem = writeEntry(config, folder.file, { key, hashes: {}, value: payload });
+        const problem = writeEntry(config, folder.file, payload);
         if (problem !== undefined) problems.push(problem);
       }
       return problems;

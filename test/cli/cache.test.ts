@@ -7,6 +7,8 @@
  * the projects root.
  */
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import v8 from 'node:v8';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -192,6 +194,25 @@ describe('check --cache and sessions --cache', () => {
     const deleted = await run(['check', '--format', 'json', '--cache', root], { env: box.env, cwd: box.root });
     expect(deleted.stdout).toBe(plain.stdout);
     expect(deleted.stderr).toBe('');
+  });
+
+  it('drops entries of another shape from a file whose checksum holds (hand-made), and says what the run without it says', async () => {
+    const { box, root } = projects();
+    const args = ['check', '--format', 'json', root];
+    const plain = await run(args, { env: box.env, cwd: box.root });
+    await run([...args, '--cache'], { env: box.env, cwd: box.root });
+    const cacheDir = path.join(box.cclintHome, 'cache');
+    for (const name of fs.readdirSync(cacheDir)) {
+      const file = path.join(cacheDir, name);
+      const bytes = fs.readFileSync(file);
+      const headerEnd = bytes.indexOf(0x0a, bytes.indexOf(0x0a) + 1);
+      const { stamp } = JSON.parse(bytes.toString('utf8', bytes.indexOf(0x0a) + 1, headerEnd)) as { stamp: string };
+      const forged = v8.serialize({ groups: { a: { files: null }, b: null, c: 7 }, folders: { k: { key: null } } });
+      const header = JSON.stringify({ stamp, sha256: createHash('sha256').update(forged).digest('hex'), length: forged.length });
+      fs.writeFileSync(file, Buffer.concat([bytes.subarray(0, bytes.indexOf(0x0a) + 1), Buffer.from(`${header}\n`), forged]));
+    }
+    const cached = await run([...args, '--cache'], { env: box.env, cwd: box.root });
+    expect({ stdout: cached.stdout, stderr: cached.stderr, code: cached.code }).toEqual({ stdout: plain.stdout, stderr: plain.stderr, code: plain.code });
   });
 
   it('is not used across configurations: other severities are a miss', async () => {
