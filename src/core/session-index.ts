@@ -256,6 +256,7 @@ export class SessionIndex {
   private effectiveCache: readonly RecordSummary[] | undefined;
   /** Per ordinal: 0 not yet asked, 1 parent found, 2 parent missing. */
   private missingParentCache: Uint8Array | undefined;
+  private unresolvedCache: ReadonlySet<string> | undefined;
   private responseCache: ListTable<string, RecordSummary> | undefined;
 
   private constructor(init: {
@@ -289,7 +290,8 @@ export class SessionIndex {
     const interned = new Map<string, string>();
     // Consecutive records nearly always repeat the value just seen in the
     // same field: one string comparison instead of hashing a fresh copy.
-    const lastInterned: Array<string | undefined> = [undefined, undefined, undefined, undefined, undefined, undefined];
+    // (A parent uuid is looked up in byUuid instead: it has no slot here.)
+    const lastInterned: Array<string | undefined> = [undefined, undefined, undefined, undefined, undefined];
     // A 1 GB session has 300,000 records; each parsed copy of a uuid is a
     // 56-byte string of its own. A parent uuid takes the string of the
     // record it names (whose hash every later map lookup then reuses), and a
@@ -626,12 +628,17 @@ export class SessionIndex {
     return missing;
   }
 
-  /** Parent uuids that name no record of this file. */
-  unresolvedParents(): Set<string> {
+  /**
+   * Parent uuids that name no record of this file. Computed once: the
+   * linker, the cache's judgement of a group and its lookups all ask.
+   */
+  unresolvedParents(): ReadonlySet<string> {
+    if (this.unresolvedCache !== undefined) return this.unresolvedCache;
     const missing = new Set<string>();
     for (const r of this.records) {
       if (typeof r.parentUuid === 'string' && !this.byUuid.has(r.parentUuid)) missing.add(r.parentUuid);
     }
+    this.unresolvedCache = missing;
     return missing;
   }
 

@@ -338,18 +338,22 @@ function hasUnresolved(indexes: readonly SessionIndex[]): boolean {
   return indexes.some((index) => index.records.some((r) => index.hasMissingParent(r)));
 }
 
+/** Each parent uuid a group's files name that none of them holds, with the file that names it. */
+function* parentsOutside(indexes: readonly SessionIndex[]): Generator<readonly [SessionIndex, string]> {
+  for (const index of indexes) {
+    for (const uuid of index.unresolvedParents()) {
+      if (!indexes.some((other) => other !== index && other.byUuid.has(uuid))) yield [index, uuid];
+    }
+  }
+}
+
 /**
  * Every parent the group's files name is in one of them: what is said of the
  * group depends on its own files alone, not on the rest of its folder (the
  * files a parent could be looked up in, whether a main session exists).
  */
 export function selfContained(indexes: readonly SessionIndex[]): boolean {
-  for (const index of indexes) {
-    for (const uuid of index.unresolvedParents()) {
-      if (!indexes.some((other) => other !== index && other.byUuid.has(uuid))) return false;
-    }
-  }
-  return true;
+  return parentsOutside(indexes).next().done === true;
 }
 
 /** Thrown by {@link lintFolder} on some groups of a folder, for a group that needs the rest of it. */
@@ -374,15 +378,10 @@ export interface GroupInfo {
 
 /** The parents a group's files name that none of them holds, and where the linker found each. */
 function outsideLookups(indexes: readonly SessionIndex[]): Array<readonly [string, string | null]> {
-  const out: Array<readonly [string, string | null]> = [];
-  for (const index of indexes) {
-    for (const uuid of index.unresolvedParents()) {
-      if (indexes.some((other) => other !== index && other.byUuid.has(uuid))) continue;
-      const found = index.externalParent(uuid);
-      out.push([uuid, found !== undefined && 'path' in found ? found.path : null]);
-    }
-  }
-  return out;
+  return [...parentsOutside(indexes)].map(([index, uuid]) => {
+    const found = index.externalParent(uuid);
+    return [uuid, found !== undefined && 'path' in found ? found.path : null] as const;
+  });
 }
 
 /**
