@@ -19,6 +19,10 @@ import { sessionsCommand } from './commands/sessions.js';
 import { showCommand } from './commands/show.js';
 import { treeCommand } from './commands/tree.js';
 import { VERSION } from './version.js';
+import { boundHeapGrowth } from './tuning.js';
+
+/** Commands that write transcripts. */
+const WRITERS: ReadonlySet<string> = new Set(['fix', 'restore', 'rename']);
 
 export function createProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command('cclint')
@@ -57,6 +61,8 @@ Start with:
     rulesCommand(io),
     explainCommand(io),
   ]) {
+    // The commands that write hold a plan or a copy beside an index: their heap grows by small steps (tuning.ts).
+    if (WRITERS.has(command.name())) command.hook('preAction', () => void boundHeapGrowth());
     program.addCommand(command.exitOverride().configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(escapeForTerminal(s, { multiline: true })),

@@ -26,7 +26,6 @@ import { planReport } from '../repair/plan-report.js';
 import type { Decider, FilePlan } from '../repair/types.js';
 import { interactivePolicy } from './fix-prompt.js';
 import { collect, discoverInputs, resolveInputs, runConfig, sessionProgress, undoCommand, writeOptions } from './shared.js';
-import { boundHeapGrowth } from '../tuning.js';
 
 interface FixOptions {
   readonly dryRun?: boolean | undefined;
@@ -111,7 +110,6 @@ A fix that would add a finding or lower resume fidelity is dropped.
 Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could not do its job, 130 interrupted.`,
     )
     .action(async (paths: string[], options: FixOptions) => {
-      boundHeapGrowth(); // a write keeps its memory bound (tuning.ts): a plan or a copy beside an index
       const interactive = options.dryRun !== true && options.yes !== true;
       if (options.stripThinking === true) checkStripTargets(paths, io.cwd);
       if (interactive && !(io.stdinIsTTY && io.stdout.isTTY) && io.ask === undefined) {

@@ -28,7 +28,6 @@ import { HashingSource, indexRewrite, Rewrite } from '../repair/rewrite.js';
 import type { AuditEntry, FilePlan } from '../repair/types.js';
 import { runConfig, undoCommand, writeOptions } from './shared.js';
 import { loadSession } from './session-arg.js';
-import { boundHeapGrowth } from '../tuning.js';
 
 /** The `ruleId` rename's audit lines carry (it is no rule). */
 export const RENAME_ID = 'rename';
@@ -130,7 +129,6 @@ Exit codes: 0 renamed (or already so titled), 2 not renamed (no such session, a 
 transcript, a live session, a backup failure, the file changed meanwhile, an empty title).`,
     )
     .action(async (session: string, rawTitle: string, options: RenameOptions) => {
-      boundHeapGrowth(); // a write keeps its memory bound (tuning.ts): a plan or a copy beside an index
       const title = rawTitle.replace(/\s+/g, ' ').trim();
       if (title === '') throw new UsageError('rename: give a title that is not blank');
       const index = loadSession(session, io);

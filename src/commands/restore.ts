@@ -13,7 +13,6 @@ import { statePaths } from '../repair/write.js';
 import { UsageError } from '../core/errors.js';
 import { shellWord } from '../shell-word.js';
 import { escapeForTerminal, terminalSafeJson } from '../escape.js';
-import { boundHeapGrowth } from '../tuning.js';
 
 interface RestoreCommandOptions {
   readonly auditLog?: string | undefined;
@@ -70,7 +69,6 @@ restore's own id redoes the fix.
 Exit codes: 0 restored (or nothing to do), 2 not restored (unknown id, file changed since the fix, bad backup, live session).`,
     )
     .action((target: string | undefined, options: RestoreCommandOptions) => {
-      boundHeapGrowth(); // a write keeps its memory bound (tuning.ts): a plan or a copy beside an index
       if (options.list === true) {
         if (target !== undefined) throw new UsageError('restore --list takes no audit id or file');
         const limit = Number(options.limit);
