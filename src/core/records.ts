@@ -690,67 +690,38 @@ class Summary implements RecordSummary {
     readonly flags: number,
     readonly rare: RareFields,
   ) {}
+}
 
-  get isSidechain(): boolean {
-    return (this.flags & SIDECHAIN) !== 0;
-  }
-  get isMeta(): boolean {
-    return (this.flags & META) !== 0;
-  }
-  get isCompactSummary(): boolean {
-    return (this.flags & COMPACT_SUMMARY) !== 0;
-  }
-  get parentUuidMalformed(): boolean {
-    return (this.flags & PARENT_MALFORMED) !== 0;
-  }
-  get bodyMalformed(): boolean {
-    return (this.flags & BODY_MALFORMED) !== 0;
-  }
-  get explicit(): boolean {
-    return (this.flags & EXPLICIT) !== 0;
-  }
-  get teamName(): boolean {
-    return (this.flags & TEAM_NAME) !== 0;
-  }
-  get quietReply(): boolean {
-    return (this.flags & QUIET_REPLY) !== 0;
-  }
-  get interrupt(): boolean {
-    return (this.flags & INTERRUPT) !== 0;
-  }
-  get blankTestedWhole(): boolean {
-    return (this.flags & BLANK_TESTED_WHOLE) !== 0;
-  }
-  get subtype(): string | undefined {
-    return this.rare.subtype;
-  }
-  get logicalParentUuid(): string | undefined {
-    return this.rare.logicalParentUuid;
-  }
-  get leafUuid(): string | null | undefined {
-    return this.rare.leafUuid;
-  }
-  get recovery(): Recovery | undefined {
-    return this.rare.recovery;
-  }
-  get attachmentType(): string | undefined {
-    return this.rare.attachmentType;
-  }
-  get originKind(): string | undefined {
-    return this.rare.originKind;
-  }
-  get preserved(): PreservedInfo | undefined {
-    return this.rare.preserved;
-  }
-  get queued(): QueuedCommand | undefined {
-    return this.rare.queued;
-  }
-  get commandTag(): 'record' | 'output' | 'caveat' | undefined {
-    return this.rare.commandTag;
-  }
-  get images(): readonly ImageFacts[] {
-    return this.rare.images;
-  }
+/** The boolean fields of a record summary, by the bit of {@link Summary}'s flags each reads. */
+const FLAG_FIELDS = {
+  isSidechain: SIDECHAIN,
+  isMeta: META,
+  isCompactSummary: COMPACT_SUMMARY,
+  parentUuidMalformed: PARENT_MALFORMED,
+  bodyMalformed: BODY_MALFORMED,
+  explicit: EXPLICIT,
+  teamName: TEAM_NAME,
+  quietReply: QUIET_REPLY,
+  interrupt: INTERRUPT,
+  blankTestedWhole: BLANK_TESTED_WHOLE,
+} as const satisfies Partial<Record<keyof RecordSummary, number>>;
+
+// Read through getters on the prototype, defined once from the tables:
+// twenty hand-written getters said the same thing twenty times.
+interface Summary extends Pick<RecordSummary, keyof typeof FLAG_FIELDS>, RareFields {}
+for (const [field, bit] of Object.entries(FLAG_FIELDS)) {
+  Object.defineProperty(Summary.prototype, field, {
+    get(this: Summary): boolean {
+      return (this.flags & bit) !== 0;
+    },
+  });
+}
+for (const field of Object.keys(COMMON) as Array<keyof RareFields>) {
+  Object.defineProperty(Summary.prototype, field, {
+    get(this: Summary): unknown {
+      return this.rare[field];
+    },
+  });
 }
 
 /**
