@@ -221,13 +221,7 @@ export function checkWritableTarget(flag: string, file: string): void {
   if (file.toLowerCase().endsWith('.jsonl')) {
     throw new UsageError(`${flag}: will not write a .jsonl file, which could be a transcript; give another name`);
   }
-  let isFolder = false;
-  try {
-    isFolder = fs.statSync(file).isDirectory();
-  } catch {
-    // Not there yet: it will be created.
-  }
-  if (isFolder) throw new UsageError(`${flag}: is a folder; give a file path`);
+  if (isFolder(file)) throw new UsageError(`${flag}: is a folder; give a file path`);
 }
 
 /** Whether a path is a folder (a path that cannot be read is not: discovery reports it). */
