@@ -30,6 +30,11 @@ export class ListTable<K, V extends object> {
     return Array.isArray(found) ? found : [found];
   }
 
+  /** The keys, in the order each was first added. */
+  keys(): IterableIterator<K> {
+    return this.table.keys();
+  }
+
   /** Copies each list of more than one value to its exact size; call once every value is added. */
   trim(): this {
     for (const [key, found] of this.table) if (Array.isArray(found)) this.table.set(key, found.slice());

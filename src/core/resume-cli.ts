@@ -33,6 +33,7 @@
 import { TIMESTAMP_BRIDGE_MS } from './analysis.js';
 import { isFileSnapshotRow, type RecordSummary } from './records.js';
 import type { SessionIndex } from './session-index.js';
+import { ListTable } from './collections.js';
 
 
 const MAP_TYPES: ReadonlySet<string> = new Set(['user', 'assistant', 'system', 'attachment']);
@@ -72,14 +73,18 @@ export interface RepairView {
 }
 
 interface CliGraph {
+  readonly index: SessionIndex;
+  readonly ids: UuidSpace;
   /** Rows in map order (first occurrence of each uuid), last bodies. */
   readonly ordered: readonly RecordSummary[];
-  readonly byUuid: ReadonlyMap<string, RecordSummary>;
-  parentOf(r: RecordSummary): string | undefined;
-  uuidOf(r: RecordSummary): string | undefined;
+  /** The row kept for a uuid number, if any. */
+  body(uuid: number): RecordSummary | undefined;
+  /** The number of the uuid a row's link leads to after dropped rows are passed over; -1 for none. */
+  parentOf(r: RecordSummary): number;
   readonly lastRow: RecordSummary | undefined;
   readonly newestRow: RecordSummary | undefined;
-  readonly checkpoint: string | undefined;
+  /** The number of the newest `last-prompt` checkpoint's uuid; -1 for none (or one no row holds). */
+  readonly checkpoint: number;
   readonly hasCheckpointRow: boolean;
   readonly cleared: boolean;
   readonly trailingSnapshots: number;
@@ -119,6 +124,61 @@ function identity(repair: RepairView | undefined): Identity {
 }
 
 /**
+ * The uuids of one reading as small numbers: every record's own (`own`) and
+ * the one its link names (`parent`), by ordinal, -1 for none. Equal uuids
+ * get equal numbers. The walks below then keep their marks in typed arrays
+ * by number: on a 500,000-record session a map or set keyed by uuid string
+ * or by record costs 40-80 bytes an entry, and the CLI's reading built a
+ * dozen of them (seconds, and a third of `check`'s peak memory).
+ */
+interface UuidSpace {
+  readonly own: Int32Array;
+  readonly parent: Int32Array;
+  /** Numbers run from 0 to size - 1. */
+  readonly size: number;
+  /** The number of a uuid this reading saw; -1 for one it did not. */
+  find(uuid: string): number;
+}
+
+/** The space of the uuids as written, shared by every reading of the index that does not repair. */
+const writtenSpaces = new WeakMap<SessionIndex, UuidSpace>();
+
+function uuidSpace(index: SessionIndex, ids: Identity, repaired: boolean): UuidSpace {
+  const shared = repaired ? undefined : writtenSpaces.get(index);
+  if (shared !== undefined) return shared;
+  const { records, byUuid, duplicates } = index;
+  const n = records.length;
+  // A uuid a record of the file carries is numbered by the ordinal of its
+  // first record (the index's own table finds it); any other (a parent no
+  // row holds, a repair's new uuid) by a number past the records.
+  let others: Map<string, number> | undefined;
+  let size = n;
+  const find = (uuid: string): number => {
+    const holder = byUuid.get(uuid);
+    if (holder !== undefined) return duplicates.size === 0 ? holder.ordinal : ((duplicates.get(uuid)?.[0] ?? holder).ordinal);
+    return others?.get(uuid) ?? -1;
+  };
+  const number = (uuid: string | undefined): number => {
+    if (uuid === undefined) return -1;
+    const found = find(uuid);
+    if (found >= 0) return found;
+    others ??= new Map();
+    others.set(uuid, size);
+    return size++;
+  };
+  const own = new Int32Array(n);
+  const parent = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const r = records[i] as RecordSummary;
+    own[i] = number(ids.uuidOf(r));
+    parent[i] = number(ids.namedParent(r));
+  }
+  const space = { own, parent, size, find };
+  if (!repaired) writtenSpaces.set(index, space);
+  return space;
+}
+
+/**
  * Records of a damaged line the CLI's parser does not return: Bun's JSONL
  * parser keeps the first of two records glued on one line and skips to the
  * next newline at the error, losing the second; a line with NUL bytes inside
@@ -130,28 +190,37 @@ export function lostOnParse(index: SessionIndex, r: RecordSummary): boolean {
   return r.ordinal > 0 && index.records[r.ordinal - 1]?.line === r.line;
 }
 
-function buildGraph(index: SessionIndex, options: CliReadOptions, ids: Identity): CliGraph {
-  const byUuid = new Map<string, RecordSummary>();
-  const progressParent = new Map<string, string | undefined>();
-  const dropped = new Map<string, string | undefined>();
-  // By ordinal: a map keyed by record would cost five times the memory on a 300,000-record session.
-  const resolvedParent: Array<string | undefined> = new Array<string | undefined>(index.records.length).fill(undefined);
-  const mapped = new Uint8Array(index.records.length);
+/** No entry yet, in the tables by uuid number below (-1 is a link to nothing). */
+const UNSET = -2;
+
+function buildGraph(index: SessionIndex, options: CliReadOptions, ids: UuidSpace): CliGraph {
+  const { records } = index;
+  const n = records.length;
+  // By uuid number: the ordinal of the row kept for the uuid; where a
+  // progress row's link leads; where a dropped row's link led.
+  const bodyOf = new Int32Array(ids.size).fill(-1);
+  let progressParent: Int32Array | undefined;
+  let dropped: Int32Array | undefined;
+  // By ordinal: the link after progress rows are passed over; in the map.
+  const resolvedParent = new Int32Array(n).fill(-1);
+  const mapped = new Uint8Array(n);
   let lastRow: RecordSummary | undefined;
   let newestRow: RecordSummary | undefined;
   let checkpoint: string | undefined;
   let hasCheckpointRow = false;
   let cleared = false;
   let trailingSnapshots = 0;
-  const resolveThroughProgress = (p: string | undefined): string | undefined => {
+  const resolveThroughProgress = (p: number): number => {
+    if (progressParent === undefined) return p;
     let current = p;
-    for (let guard = 0; current !== undefined && guard < 10_000; guard++) {
-      if (!progressParent.has(current)) return current;
-      current = progressParent.get(current);
+    for (let guard = 0; current >= 0 && guard < 10_000; guard++) {
+      const next = progressParent[current] as number;
+      if (next === UNSET) return current;
+      current = next;
     }
     return current;
   };
-  for (const r of index.records) {
+  for (const r of records) {
     if (!options.recoverDamage && lostOnParse(index, r)) continue;
     if (r.type === 'last-prompt') {
       if (r.leafUuid === null && r.explicit) cleared = true;
@@ -161,22 +230,25 @@ function buildGraph(index: SessionIndex, options: CliReadOptions, ids: Identity)
       }
       continue;
     }
-    const uuid = ids.uuidOf(r);
-    if (uuid === undefined) continue;
-    const rawParent = ids.namedParent(r);
+    const uuid = ids.own[r.ordinal] as number;
+    if (uuid < 0) continue;
+    const rawParent = ids.parent[r.ordinal] as number;
     if (r.type === 'progress') {
-      progressParent.set(uuid, resolveThroughProgress(rawParent));
+      progressParent ??= new Int32Array(ids.size).fill(UNSET);
+      progressParent[uuid] = resolveThroughProgress(rawParent);
       continue;
     }
     if (!MAP_TYPES.has(r.type)) continue;
     // A parent that is a progress row written earlier reads as that row's parent.
-    resolvedParent[r.ordinal] = resolveThroughProgress(rawParent);
+    const parent = resolveThroughProgress(rawParent);
+    resolvedParent[r.ordinal] = parent;
     mapped[r.ordinal] = 1;
     if (isMessage(r) && r.bodyMalformed) {
-      dropped.set(uuid, resolvedParent[r.ordinal]);
+      dropped ??= new Int32Array(ids.size).fill(UNSET);
+      dropped[uuid] = parent;
       continue;
     }
-    byUuid.set(uuid, r);
+    bodyOf[uuid] = r.ordinal;
     if (countsForLeaf(r)) {
       cleared = false;
       lastRow = r;
@@ -187,33 +259,49 @@ function buildGraph(index: SessionIndex, options: CliReadOptions, ids: Identity)
     }
   }
   const ordered: RecordSummary[] = [];
-  const placed = new Set<string>();
-  for (const r of index.records) {
-    const uuid = ids.uuidOf(r);
-    if (uuid === undefined || placed.has(uuid) || mapped[r.ordinal] !== 1) continue;
-    const body = byUuid.get(uuid);
-    if (body === undefined) continue;
-    placed.add(uuid);
-    ordered.push(body);
+  const placed = new Uint8Array(ids.size);
+  for (const r of records) {
+    const uuid = ids.own[r.ordinal] as number;
+    if (uuid < 0 || placed[uuid] === 1 || mapped[r.ordinal] !== 1) continue;
+    const body = bodyOf[uuid] as number;
+    if (body < 0) continue;
+    placed[uuid] = 1;
+    ordered.push(records[body] as RecordSummary);
   }
   // A child of a dropped row hangs from the dropped row's nearest surviving ancestor.
-  const parentOf = (r: RecordSummary): string | undefined => {
-    let p = resolvedParent[r.ordinal];
-    for (let guard = 0; p !== undefined && dropped.has(p) && guard < 10_000; guard++) p = dropped.get(p);
+  const parentOf = (r: RecordSummary): number => {
+    let p = resolvedParent[r.ordinal] as number;
+    if (dropped === undefined) return p;
+    for (let guard = 0; p >= 0 && dropped[p] !== UNSET && guard < 10_000; guard++) p = dropped[p] as number;
     return p;
   };
-  return { ordered, byUuid, parentOf, uuidOf: ids.uuidOf, lastRow, newestRow, checkpoint, hasCheckpointRow, cleared, trailingSnapshots };
+  const body = (uuid: number): RecordSummary | undefined => {
+    const ordinal = uuid < 0 ? -1 : (bodyOf[uuid] as number);
+    return ordinal < 0 ? undefined : records[ordinal];
+  };
+  return {
+    index,
+    ids,
+    ordered,
+    body,
+    parentOf,
+    lastRow,
+    newestRow,
+    checkpoint: checkpoint === undefined ? -1 : ids.find(checkpoint),
+    hasCheckpointRow,
+    cleared,
+    trailingSnapshots,
+  };
 }
 
 /** Whether `ancestor` is on the parent chain of `r` (cycle-safe). */
 function descends(graph: CliGraph, r: RecordSummary, ancestor: RecordSummary): boolean {
-  const seen = new Set<RecordSummary>();
+  const seen = new Uint8Array(graph.index.records.length);
   let current: RecordSummary | undefined = r;
-  while (current !== undefined && !seen.has(current)) {
+  while (current !== undefined && seen[current.ordinal] !== 1) {
     if (current === ancestor) return true;
-    seen.add(current);
-    const p = graph.parentOf(current);
-    current = p === undefined ? undefined : graph.byUuid.get(p);
+    seen[current.ordinal] = 1;
+    current = graph.body(graph.parentOf(current));
   }
   return false;
 }
@@ -224,17 +312,16 @@ function upToMessage(graph: CliGraph, start: RecordSummary | undefined): RecordS
   while (current !== undefined && !seen.has(current)) {
     if (isMessage(current)) return current;
     seen.add(current);
-    const p = graph.parentOf(current);
-    current = p === undefined ? undefined : graph.byUuid.get(p);
+    current = graph.body(graph.parentOf(current));
   }
   return undefined;
 }
 
 function newestDescendant(graph: CliGraph, from: RecordSummary): RecordSummary {
-  const children = new Map<string, RecordSummary[]>();
+  const children = new Map<number, RecordSummary[]>();
   for (const r of graph.ordered) {
     const p = graph.parentOf(r);
-    if (p === undefined) continue;
+    if (p < 0) continue;
     const list = children.get(p);
     if (list === undefined) children.set(p, [r]);
     else list.push(r);
@@ -245,7 +332,7 @@ function newestDescendant(graph: CliGraph, from: RecordSummary): RecordSummary {
   while (stack.length > 0) {
     const r = stack.pop() as RecordSummary;
     if (countsForLeaf(r) && (r.timestamp ?? '') > (best.timestamp ?? '')) best = r;
-    for (const c of children.get(graph.uuidOf(r) as string) ?? []) {
+    for (const c of children.get(graph.ids.own[r.ordinal] as number) ?? []) {
       if (!seen.has(c)) {
         seen.add(c);
         stack.push(c);
@@ -262,7 +349,7 @@ function chooseLeaf(graph: CliGraph): RecordSummary | undefined {
   if (last !== undefined && !graph.hasCheckpointRow && graph.newestRow !== undefined && graph.newestRow !== last) {
     candidate = newestDescendant(graph, last);
   }
-  const checkpoint = graph.checkpoint === undefined ? undefined : graph.byUuid.get(graph.checkpoint);
+  const checkpoint = graph.body(graph.checkpoint);
   if (checkpoint !== undefined && last !== undefined && !descends(graph, last, checkpoint)) candidate = checkpoint;
   const leaf = upToMessage(graph, candidate);
   if (leaf !== undefined && graph.trailingSnapshots === 0) return leaf;
@@ -271,16 +358,20 @@ function chooseLeaf(graph: CliGraph): RecordSummary | undefined {
 
 /** Terminal rows walked up to their nearest message; the latest by timestamp. */
 function fallbackLeaf(graph: CliGraph): RecordSummary | undefined {
-  const parents = new Set<string>();
+  const isParent = new Uint8Array(graph.ids.size);
   for (const r of graph.ordered) {
     const p = graph.parentOf(r);
-    if (p !== undefined) parents.add(p);
+    if (p >= 0) isParent[p] = 1;
   }
   const leaves: RecordSummary[] = [];
+  const found = new Set<RecordSummary>();
   for (const r of graph.ordered) {
-    if (parents.has(graph.uuidOf(r) as string)) continue;
+    if (isParent[graph.ids.own[r.ordinal] as number] === 1) continue;
     const m = upToMessage(graph, r);
-    if (m !== undefined && !m.isSidechain && !leaves.includes(m)) leaves.push(m);
+    if (m !== undefined && !m.isSidechain && !found.has(m)) {
+      found.add(m);
+      leaves.push(m);
+    }
   }
   if (leaves.length === 0) return undefined;
   return leaves.reduce((best, r) => (r.time > best.time || Number.isNaN(best.time) ? r : best));
@@ -292,7 +383,7 @@ class StandIns {
 
   constructor(private readonly graph: CliGraph) {}
 
-  find(child: RecordSummary, onChain: { has(r: RecordSummary): boolean }): RecordSummary | undefined {
+  find(child: RecordSummary, onChain: (r: RecordSummary) => boolean): RecordSummary | undefined {
     if (Number.isNaN(child.time)) return undefined;
     if (this.rows === undefined) {
       this.rows = this.graph.ordered.filter((r) => !isFileSnapshotRow(r) && !Number.isNaN(r.time));
@@ -313,7 +404,7 @@ class StandIns {
       const c = rows[i] as RecordSummary;
       if (child.time - c.time > TIMESTAMP_BRIDGE_MS) break;
       if (found !== undefined && c.time < found.time) break;
-      if (c !== child && c.isSidechain === child.isSidechain && !onChain.has(c)) found = c;
+      if (c !== child && c.isSidechain === child.isSidechain && !onChain(c)) found = c;
     }
     return found;
   }
@@ -321,21 +412,22 @@ class StandIns {
 
 function walk(graph: CliGraph, leaf: RecordSummary): { rows: RecordSummary[]; end: CliWalkEnd; bridges: CliBridge[] } {
   const rows: RecordSummary[] = [];
-  const onChain = new Set<RecordSummary>();
+  const onChain = new Uint8Array(graph.index.records.length);
+  const isOnChain = (r: RecordSummary): boolean => onChain[r.ordinal] === 1;
   const bridges: CliBridge[] = [];
   const standIns = new StandIns(graph);
   let current = leaf;
   for (;;) {
     rows.push(current);
-    onChain.add(current);
+    onChain[current.ordinal] = 1;
     const p = graph.parentOf(current);
-    if (p === undefined) return { rows: rows.reverse(), end: { kind: 'root', at: current }, bridges };
-    const parent = graph.byUuid.get(p);
-    if (parent !== undefined && !onChain.has(parent)) {
+    if (p < 0) return { rows: rows.reverse(), end: { kind: 'root', at: current }, bridges };
+    const parent = graph.body(p);
+    if (parent !== undefined && !isOnChain(parent)) {
       current = parent;
       continue;
     }
-    const standIn = standIns.find(current, onChain);
+    const standIn = standIns.find(current, isOnChain);
     if (standIn === undefined) {
       const end: CliWalkEnd = parent === undefined ? { kind: 'missing-parent', at: current } : { kind: 'cycle', at: current };
       return { rows: rows.reverse(), end, bridges };
@@ -345,48 +437,61 @@ function walk(graph: CliGraph, leaf: RecordSummary): { rows: RecordSummary[]; en
   }
 }
 
+/** A flag per record of the index, set for the given rows. */
+function flagsOf(index: SessionIndex, rows: readonly RecordSummary[]): Uint8Array {
+  const flags = new Uint8Array(index.records.length);
+  for (const r of rows) flags[r.ordinal] = 1;
+  return flags;
+}
+
 /**
  * Puts back the rows of each API response on the chain that the walk did
  * not pass through, and the tool results that answer them.
  */
 function recoverResponses(graph: CliGraph, chain: readonly RecordSummary[]): RecordSummary[] {
-  const onChain = new Set(chain);
-  const ids = new Set<string>();
-  for (const r of chain) if (r.type === 'assistant' && r.messageId !== undefined) ids.add(r.messageId);
-  if (ids.size === 0) return [...chain];
-  const byId = new Map<string, RecordSummary[]>();
+  // The last row of each response on the chain: where its other rows go.
+  const anchorOf = new Map<string, RecordSummary>();
+  for (const r of chain) if (r.type === 'assistant' && r.messageId !== undefined) anchorOf.set(r.messageId, r);
+  if (anchorOf.size === 0) return [...chain];
+  const onChain = flagsOf(graph.index, chain);
+  // Nothing to put back unless some row off the chain is a response's or a
+  // tool result: most chains hold every row of the file they could.
   let missing = false;
+  let offChainResults = false;
   for (const r of graph.ordered) {
-    if (r.type !== 'assistant' || r.messageId === undefined || !ids.has(r.messageId)) continue;
-    const list = byId.get(r.messageId);
-    if (list === undefined) byId.set(r.messageId, [r]);
-    else list.push(r);
-    if (!onChain.has(r)) missing = true;
+    if (onChain[r.ordinal] === 1) continue;
+    if (r.type === 'assistant' && r.messageId !== undefined && anchorOf.has(r.messageId)) missing = true;
+    else if (r.type === 'user' && r.toolResultIds.length > 0) offChainResults = true;
+  }
+  if (!missing && !offChainResults) return [...chain];
+  const byId = new ListTable<string, RecordSummary>();
+  for (const r of graph.ordered) {
+    if (r.type === 'assistant' && r.messageId !== undefined && anchorOf.has(r.messageId)) byId.add(r.messageId, r);
   }
   // Tool results whose call is on the chain but which are not.
-  const calls = new Map<string, RecordSummary>();
-  for (const list of byId.values()) for (const r of list) for (const t of r.toolUseIds) calls.set(t, r);
-  const answered = new Set<string>();
-  for (const r of chain) for (const t of r.toolResultIds) answered.add(t);
   const results: RecordSummary[] = [];
-  for (const r of graph.ordered) {
-    if (onChain.has(r) || r.type !== 'user' || r.toolResultIds.length === 0) continue;
-    if (r.toolResultIds.some((t) => calls.has(t) && !answered.has(t))) results.push(r);
+  const calls = new Map<string, RecordSummary>();
+  if (offChainResults) {
+    for (const id of byId.keys()) for (const r of byId.get(id)) for (const t of r.toolUseIds) calls.set(t, r);
+    const answered = new Set<string>();
+    for (const r of chain) for (const t of r.toolResultIds) answered.add(t);
+    for (const r of graph.ordered) {
+      if (onChain[r.ordinal] === 1 || r.type !== 'user' || r.toolResultIds.length === 0) continue;
+      if (r.toolResultIds.some((t) => calls.has(t) && !answered.has(t))) results.push(r);
+    }
   }
   if (!missing && results.length === 0) return [...chain];
   const inserts = new Map<RecordSummary, RecordSummary[]>();
-  const anchorOf = new Map<string, RecordSummary>();
-  for (const r of chain) if (r.type === 'assistant' && r.messageId !== undefined) anchorOf.set(r.messageId, r);
   const add = (anchor: RecordSummary, r: RecordSummary): void => {
-    if (onChain.has(r)) return;
-    onChain.add(r);
+    if (onChain[r.ordinal] === 1) return;
+    onChain[r.ordinal] = 1;
     const list = inserts.get(anchor);
     if (list === undefined) inserts.set(anchor, [r]);
     else list.push(r);
   };
-  for (const [id, list] of byId) {
+  for (const id of byId.keys()) {
     const anchor = anchorOf.get(id) as RecordSummary;
-    for (const r of list) add(anchor, r);
+    for (const r of byId.get(id)) add(anchor, r);
   }
   for (const r of results) {
     const call = calls.get(r.toolResultIds.find((t) => calls.has(t)) as string) as RecordSummary;
@@ -458,40 +563,47 @@ export function requestMessages(chain: readonly RecordSummary[]): ApiMessage[] {
   const answered = new Set<string>();
   for (const r of chain) for (const t of r.toolResultIds) answered.add(t);
   let lastTurn = -1;
+  let lastAssistantOrTurn = -1;
   chain.forEach((r, i) => {
     if (isRealTurn(r)) lastTurn = i;
+    if (r.type === 'assistant' || isRealTurn(r)) lastAssistantOrTurn = i;
   });
   const kept = chain.filter((r, i) => {
     if (r.type !== 'assistant' || r.toolUseIds.length === 0) return true;
     if (r.toolUseIds.some((t) => answered.has(t))) return true;
     // A call cut off at the end of the history gets a synthetic result instead.
-    return i > lastTurn && chain.slice(i + 1).every((x) => x.type !== 'assistant' && !isRealTurn(x));
+    return i > lastTurn && i >= lastAssistantOrTurn;
   });
   const messages: Building[] = [];
+  // The assistant messages a response's later row can still join, by
+  // message id: those after the last user message the merge cannot pass
+  // (the latest of each id). What a scan back from the end would find,
+  // without one: a long run of tool calls made that scan quadratic.
+  const joinable = new Map<string, Building>();
+  const userRow = (r: RecordSummary): void => {
+    const last = messages[messages.length - 1];
+    if (last !== undefined && last.role === 'user') last.rows.push(r);
+    else messages.push({ role: 'user', rows: [r], messageId: undefined, joinedAcross: NONE_JOINED });
+    if (!passableForMerge(r)) joinable.clear();
+  };
   for (const r of kept) {
     if (r.type === 'assistant') {
       const id = r.messageId;
-      let merged = false;
-      if (id !== undefined) {
-        for (let j = messages.length - 1; j >= 0; j--) {
-          const m = messages[j] as Building;
-          if (m.role === 'assistant' && m.messageId === id) {
-            m.rows.push(r);
-            if (j < messages.length - 1) m.joinedAcross = [...m.joinedAcross, r];
-            merged = true;
-            break;
-          }
-          if (m.role === 'user' && !m.rows.every(passableForMerge)) break;
-        }
+      const m = id === undefined ? undefined : joinable.get(id);
+      if (m !== undefined) {
+        m.rows.push(r);
+        if (m !== messages[messages.length - 1]) m.joinedAcross = [...m.joinedAcross, r];
+        continue;
       }
-      if (merged) continue;
       const last = messages[messages.length - 1];
       if (last !== undefined && last.role === 'assistant' && last.messageId === undefined && id === undefined) last.rows.push(r);
-      else messages.push({ role: 'assistant', rows: [r], messageId: id, joinedAcross: NONE_JOINED });
+      else {
+        const added: Building = { role: 'assistant', rows: [r], messageId: id, joinedAcross: NONE_JOINED };
+        messages.push(added);
+        if (id !== undefined) joinable.set(id, added);
+      }
     } else if (r.type === 'user' || r.type === 'attachment' || (r.type === 'system' && r.subtype === 'local_command')) {
-      const last = messages[messages.length - 1];
-      if (last !== undefined && last.role === 'user') last.rows.push(r);
-      else messages.push({ role: 'user', rows: [r], messageId: undefined, joinedAcross: NONE_JOINED });
+      userRow(r);
     }
   }
   return messages;
@@ -501,17 +613,19 @@ export function requestMessages(chain: readonly RecordSummary[]): ApiMessage[] {
  * The rows whose content reaches the request, after the CLI's
  * normalisation of {@link requestMessages}: tool blocks that lost their
  * partner are dropped, and a response left with nothing but thinking is
- * not sent.
+ * not sent. A flag per record of the index.
  */
-function sentRows(chain: readonly RecordSummary[]): Set<RecordSummary> {
+function sentRows(index: SessionIndex, chain: readonly RecordSummary[]): Uint8Array {
   const messages = requestMessages(chain);
-  const sent = new Set<RecordSummary>();
+  const sent = new Uint8Array(index.records.length);
   const seenCalls = new Set<string>();
-  let previousCalls = new Set<string>();
+  // The calls of the assistant message just read (most have none).
+  let previousCalls: Set<string> | undefined;
+  const showing: RecordSummary[] = [];
   for (const m of messages) {
     if (m.role === 'assistant') {
-      const calls = new Set<string>();
-      const showing: RecordSummary[] = [];
+      let calls: Set<string> | undefined;
+      showing.length = 0;
       let substance = false;
       for (const r of m.rows) {
         let shows = false;
@@ -521,7 +635,7 @@ function sentRows(chain: readonly RecordSummary[]): Set<RecordSummary> {
             const id = r.toolUseIds[call++];
             if (id === undefined || seenCalls.has(id)) continue;
             seenCalls.add(id);
-            calls.add(id);
+            (calls ??= new Set()).add(id);
             shows = true;
             substance = true;
           } else if (kind === 't' || kind === 'i' || kind === 's') {
@@ -534,21 +648,18 @@ function sentRows(chain: readonly RecordSummary[]): Set<RecordSummary> {
         if (shows) showing.push(r);
       }
       // A response left with nothing but thinking is not sent.
-      if (substance) for (const r of showing) sent.add(r);
+      if (substance) for (const r of showing) sent[r.ordinal] = 1;
       previousCalls = calls;
     } else {
       for (const r of m.rows) {
         if (r.type !== 'user') continue;
         let shows = r.blocks.includes('t') || r.blocks.includes('i') || r.blocks.includes('d');
         for (const t of r.toolResultIds) {
-          if (previousCalls.has(t)) {
-            shows = true;
-            previousCalls.delete(t);
-          }
+          if (previousCalls?.delete(t) === true) shows = true;
         }
-        if (shows) sent.add(r);
+        if (shows) sent[r.ordinal] = 1;
       }
-      previousCalls = new Set();
+      previousCalls = undefined;
     }
   }
   return sent;
@@ -567,53 +678,55 @@ function traceless(r: RecordSummary): boolean {
 function countedMessages(
   index: SessionIndex,
   chain: readonly RecordSummary[],
-  sent: ReadonlySet<RecordSummary>,
-  ids: Identity,
+  sent: Uint8Array,
+  ids: UuidSpace,
   recovered: boolean,
 ): RecordSummary[] {
-  const sentUuids = new Set<string>();
-  for (const r of sent) sentUuids.add(ids.uuidOf(r) as string);
-  const firstParent = new Map<string, string | undefined>();
-  const firstRow = new Map<string, RecordSummary>();
+  const sentUuids = new Uint8Array(ids.size);
+  for (const r of chain) if (sent[r.ordinal] === 1) sentUuids[ids.own[r.ordinal] as number] = 1;
+  // By uuid number: the link of the first row with the uuid, and the first message row's ordinal.
+  const firstParent = new Int32Array(ids.size).fill(UNSET);
+  const firstRow = new Int32Array(ids.size).fill(-1);
   for (const r of index.records) {
-    const uuid = ids.uuidOf(r);
-    if (uuid === undefined || (!recovered && r.recovery !== undefined)) continue;
-    if (!firstParent.has(uuid)) firstParent.set(uuid, ids.namedParent(r));
-    if (isMessage(r) && !firstRow.has(uuid)) firstRow.set(uuid, r);
+    const uuid = ids.own[r.ordinal] as number;
+    if (uuid < 0 || (!recovered && r.recovery !== undefined)) continue;
+    if (firstParent[uuid] === UNSET) firstParent[uuid] = ids.parent[r.ordinal] as number;
+    if (isMessage(r) && firstRow[uuid] === -1) firstRow[uuid] = r.ordinal;
   }
-  const filled = new Set<string>();
-  for (const uuid of sentUuids) {
-    const path: string[] = [];
-    let p = firstParent.get(uuid);
-    for (let guard = 0; typeof p === 'string' && !sentUuids.has(p) && guard < 100_000; guard++) {
-      path.push(p);
-      p = firstParent.get(p);
-    }
-    if (typeof p !== 'string' || !sentUuids.has(p)) continue;
-    for (const q of path) {
-      const row = firstRow.get(q);
-      if (row !== undefined && traceless(row)) filled.add(q);
+  // Up from each sent row to the next sent row: the rows between are filled in.
+  const filled = new Uint8Array(ids.size);
+  const GUARD = 100_000;
+  for (let uuid = 0; uuid < ids.size; uuid++) {
+    if (sentUuids[uuid] !== 1) continue;
+    let p = firstParent[uuid] as number;
+    for (let guard = 0; p >= 0 && sentUuids[p] !== 1 && guard < GUARD; guard++) p = firstParent[p] as number;
+    if (p < 0 || sentUuids[p] !== 1) continue;
+    p = firstParent[uuid] as number;
+    for (let guard = 0; p >= 0 && sentUuids[p] !== 1 && guard < GUARD; guard++) {
+      const row = firstRow[p] as number;
+      if (row >= 0 && traceless(index.records[row] as RecordSummary)) filled[p] = 1;
+      p = firstParent[p] as number;
     }
   }
   const out: RecordSummary[] = [];
-  const seen = new Set<string>();
+  const seen = new Uint8Array(ids.size);
   for (const r of chain) {
-    const uuid = ids.uuidOf(r) as string;
-    if (!counted(r, recovered) || seen.has(uuid) || !(sent.has(r) || filled.has(uuid))) continue;
-    seen.add(uuid);
+    const uuid = ids.own[r.ordinal] as number;
+    if (!counted(r, recovered) || seen[uuid] === 1 || !(sent[r.ordinal] === 1 || filled[uuid] === 1)) continue;
+    seen[uuid] = 1;
     out.push(r);
   }
   return out;
 }
 
 export function readAsCli(index: SessionIndex, options: CliReadOptions = {}): CliReading {
-  const ids = identity(options.repair);
+  const ids = uuidSpace(index, identity(options.repair), options.repair !== undefined);
   const graph = buildGraph(index, options, ids);
   const leaf = chooseLeaf(graph);
   if (leaf === undefined) return { leaf, chain: [], messages: [], end: { kind: 'empty' }, bridges: [] };
   const walked = walk(graph, leaf);
   const chain = recoverResponses(graph, walked.rows);
-  const messages = countedMessages(index, chain, sentRows(chain), ids, options.recoverDamage === true);
+  const messages = countedMessages(index, chain, sentRows(index, chain), ids, options.recoverDamage === true);
   return { leaf, chain, messages, end: walked.end, bridges: walked.bridges };
 }
 
@@ -625,7 +738,7 @@ export function readAsCli(index: SessionIndex, options: CliReadOptions = {}): Cl
 export function standInFinder(index: SessionIndex): (r: RecordSummary) => RecordSummary | undefined {
   let standIns: StandIns | undefined;
   return (r) => {
-    standIns ??= new StandIns(buildGraph(index, {}, identity(undefined)));
-    return standIns.find(r, { has: (c) => index.isAncestor(r, c) });
+    standIns ??= new StandIns(buildGraph(index, {}, uuidSpace(index, identity(undefined), false)));
+    return standIns.find(r, (c) => index.isAncestor(r, c));
   };
 }
