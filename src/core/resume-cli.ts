@@ -140,12 +140,7 @@ interface UuidSpace {
   find(uuid: string): number;
 }
 
-/** The space of the uuids as written, shared by every reading of the index that does not repair. */
-const writtenSpaces = new WeakMap<SessionIndex, UuidSpace>();
-
-function uuidSpace(index: SessionIndex, ids: Identity, repaired: boolean): UuidSpace {
-  const shared = repaired ? undefined : writtenSpaces.get(index);
-  if (shared !== undefined) return shared;
+function uuidSpace(index: SessionIndex, ids: Identity): UuidSpace {
   const { records, byUuid, duplicates } = index;
   const n = records.length;
   // A uuid a record of the file carries is numbered by the ordinal of its
@@ -173,9 +168,7 @@ function uuidSpace(index: SessionIndex, ids: Identity, repaired: boolean): UuidS
     own[i] = number(ids.uuidOf(r));
     parent[i] = number(ids.namedParent(r));
   }
-  const space = { own, parent, size, find };
-  if (!repaired) writtenSpaces.set(index, space);
-  return space;
+  return { own, parent, size, find };
 }
 
 /**
@@ -720,7 +713,10 @@ function countedMessages(
 }
 
 export function readAsCli(index: SessionIndex, options: CliReadOptions = {}): CliReading {
-  const ids = uuidSpace(index, identity(options.repair), options.repair !== undefined);
+  // A file of bookkeeping rows only (queue operations, say) has no chain
+  // to read, and its tables by ordinal would be all it cost.
+  if (index.byUuid.size === 0) return { leaf: undefined, chain: [], messages: [], end: { kind: 'empty' }, bridges: [] };
+  const ids = uuidSpace(index, identity(options.repair));
   const graph = buildGraph(index, options, ids);
   const leaf = chooseLeaf(graph);
   if (leaf === undefined) return { leaf, chain: [], messages: [], end: { kind: 'empty' }, bridges: [] };
@@ -738,7 +734,7 @@ export function readAsCli(index: SessionIndex, options: CliReadOptions = {}): Cl
 export function standInFinder(index: SessionIndex): (r: RecordSummary) => RecordSummary | undefined {
   let standIns: StandIns | undefined;
   return (r) => {
-    standIns ??= new StandIns(buildGraph(index, {}, uuidSpace(index, identity(undefined), false)));
+    standIns ??= new StandIns(buildGraph(index, {}, uuidSpace(index, identity(undefined))));
     return standIns.find(r, (c) => index.isAncestor(r, c));
   };
 }
