@@ -552,6 +552,9 @@ export function summarize(
     }
   }
 
+  if (toolUseIds !== EMPTY) rememberCalls(toolUseIds);
+  if (toolResultIds !== EMPTY) toolResultIds = sharedWithCall(toolResultIds);
+
   const ts = str(obj.timestamp);
   const subtype = str(obj.subtype);
   const logicalParentUuid = str(obj.logicalParentUuid);
@@ -598,7 +601,7 @@ export function summarize(
     toolUseIds,
     toolNames.length === 1 ? internToolName(toolNames) : toolNames,
     toolResultIds,
-    str(obj.sourceToolAssistantUUID),
+    intern(str(obj.sourceToolAssistantUUID), PARENT_UUID_FIELD),
     signatureKeys,
     flags,
     rare,
@@ -643,6 +646,33 @@ const COMMON: RareFields = Object.freeze({
   commandTag: undefined,
   images: NO_IMAGES,
 });
+
+/**
+ * The tool-use id lists of the last rows that made calls. A tool result
+ * nearly always follows its call within a few rows, and its row's list of
+ * answered ids is then the calling row's list, string for string: it shares
+ * that array (immutable, like every list of a summary) instead of keeping a
+ * copy. On a session that mostly calls tools that was about 100 bytes on
+ * every other record.
+ */
+const recentCalls: Array<readonly string[]> = [];
+const RECENT_CALLS = 16;
+let nextRecentCall = 0;
+
+function rememberCalls(ids: readonly string[]): void {
+  recentCalls[nextRecentCall] = ids;
+  nextRecentCall = (nextRecentCall + 1) % RECENT_CALLS;
+}
+
+function sharedWithCall(ids: readonly string[]): readonly string[] {
+  for (const calls of recentCalls) {
+    if (calls.length !== ids.length) continue;
+    let same = true;
+    for (let i = 0; i < ids.length && same; i++) same = calls[i] === ids[i];
+    if (same) return calls;
+  }
+  return ids;
+}
 
 /** One array per tool name for single-call rows (most tool calls), shared by every record that names it. */
 const toolNameArrays = new Map<string, readonly string[]>();

@@ -61,6 +61,23 @@ describe('record summary', () => {
     const r = of({ type: 'assistant', uuid: 'a', message: { role: 'assistant', content: [{ type: 'thinking', thinking: 't', signature }] } });
     expect(r.signatureKeys).toEqual(['abcdefghijklmnopqrstuvwx']);
   });
+
+  it("shares a recent call's list of tool ids with the row answering it, and only when the ids are the same", () => {
+    const call = (id: string): RecordSummary =>
+      of({ type: 'assistant', uuid: `a-${id}`, message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: {} }] } });
+    const answer = (...ids: string[]): RecordSummary =>
+      of({ type: 'user', uuid: `u-${ids.join()}`, message: { role: 'user', content: ids.map((id) => ({ type: 'tool_result', tool_use_id: id, content: 'ok' })) } });
+    const first = call('toolu_first');
+    const second = call('toolu_second');
+    const answerFirst = answer('toolu_first');
+    expect(answerFirst.toolResultIds).toEqual(['toolu_first']);
+    expect(answerFirst.toolResultIds).toBe(first.toolUseIds);
+    expect(answer('toolu_second').toolResultIds).toBe(second.toolUseIds);
+    const both = answer('toolu_first', 'toolu_second');
+    expect(both.toolResultIds).toEqual(['toolu_first', 'toolu_second']);
+    expect(both.toolResultIds).not.toBe(first.toolUseIds);
+    expect(answer('toolu_other').toolResultIds).toEqual(['toolu_other']);
+  });
 });
 
 const fieldsOf = (r: RecordSummary): Record<string, unknown> => Object.fromEntries(SUMMARY_FIELDS.map((f) => [f, r[f]]));
