@@ -37,6 +37,7 @@ import type { RecordSummary } from '../core/records.js';
 import type { SessionIndex } from '../core/session-index.js';
 import type { Fix, JsonObject } from '../core/types.js';
 import { serializeRecord } from '../core/records.js';
+import { ListTable } from '../core/collections.js';
 import { defineRule, shortId } from './rule.js';
 
 const ENVELOPE = ['isSidechain', 'userType', 'cwd', 'sessionId', 'version', 'gitBranch', 'agentId', 'slug'] as const;
@@ -93,22 +94,21 @@ export default defineRule({
       if (!resume.request().carries(record)) return { what: 'resume drops the call from the request', severity: 'warning' };
       return { what: 'resume answers it with a synthetic error result', severity: 'info' };
     };
-    const resultsById = new Map<string, RecordSummary[]>();
+    const resultsById = new ListTable<string, RecordSummary>();
     for (const r of index.effectiveRecords()) {
-      for (const id of r.toolResultIds) {
-        const list = resultsById.get(id);
-        if (list === undefined) resultsById.set(id, [r]);
-        else list.push(r);
-      }
+      for (const id of r.toolResultIds) resultsById.add(id, r);
     }
     for (const record of index.effectiveRecords()) {
       if (record.type !== 'assistant' || record.toolUseIds.length === 0) continue;
       let siblings: readonly RecordSummary[] | undefined;
       const unanswered = record.toolUseIds.filter((id) => {
         const results = resultsById.get(id);
-        if (results === undefined) return true;
+        if (results.length === 0) return true;
         if (results.some((result) => result.sourceToolAssistantUuid === record.uuid)) return false;
-        // Rarely needed: a result that does not name its calling row.
+        // A result that does not name its calling row (older versions):
+        // below the row itself, as nearly always, or below another row of
+        // its response (the record is one of those rows).
+        if (results.some((result) => index.isAncestor(record, result))) return false;
         const rows = (siblings ??= index.responseRows(record));
         return !results.some((result) => rows.some((s) => index.isAncestor(s, result)));
       });
