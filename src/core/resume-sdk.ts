@@ -18,6 +18,7 @@
  */
 import { type RecordSummary, withFields } from './records.js';
 import type { SessionIndex } from './session-index.js';
+import { ListTable } from './collections.js';
 
 /** Why the SDK reader's walk back from the leaf ended. */
 export type WalkEnd =
@@ -144,18 +145,23 @@ function isLeafCandidate(r: RecordSummary): boolean {
   return !r.isSidechain && !r.teamName && r.type !== 'progress' && !(r.type === 'attachment' && r.attachmentType === 'fork_briefing');
 }
 
+/** Bits of {@link chooseLeaf}'s marks: a leaf candidate names the row as its parent; any row does. */
+const CANDIDATE_CHILD = 1;
+const ANY_CHILD = 2;
+
 function chooseLeaf(graph: Graph): RecordSummary | undefined {
-  const mainParents = new Set<string>();
-  const allParents = new Set<string>();
+  // By the ordinal of the row a parent link names (a uuid names one row of
+  // the map): two sets of every parent uuid cost more than the rest of the choice.
+  const hasChild = new RecordMarks(graph);
   for (const r of graph.byUuid.values()) {
     const p = graph.parentOf(r);
-    if (p === undefined) continue;
-    allParents.add(p);
-    if (isLeafCandidate(r)) mainParents.add(p);
+    const parent = p === undefined ? undefined : graph.byUuid.get(p);
+    if (parent === undefined) continue;
+    hasChild.mark(parent, isLeafCandidate(r) ? CANDIDATE_CHILD | ANY_CHILD : ANY_CHILD);
   }
   const position = (r: RecordSummary): number => graph.lastPosition(r.uuid as string);
   const candidates = [...graph.byUuid.values()]
-    .filter((r) => isLeafCandidate(r) && !mainParents.has(r.uuid as string))
+    .filter((r) => isLeafCandidate(r) && !hasChild.has(r, CANDIDATE_CHILD))
     .sort((a, b) => position(b) - position(a));
   const dead = new Set<string>();
   for (const candidate of candidates) {
@@ -174,7 +180,7 @@ function chooseLeaf(graph: Graph): RecordSummary | undefined {
   // Fallback: every terminal row, walked up to its nearest message.
   const found: RecordSummary[] = [];
   for (const terminal of graph.byUuid.values()) {
-    if (allParents.has(terminal.uuid as string)) continue;
+    if (hasChild.has(terminal, ANY_CHILD)) continue;
     const seen = new Set<string>();
     let current: RecordSummary | undefined = terminal;
     while (current !== undefined && !seen.has(current.uuid as string)) {
@@ -200,16 +206,16 @@ interface Chain {
 
 function walkChain(graph: Graph, leaf: RecordSummary): Chain {
   const rows: RecordSummary[] = [];
-  const seen = new Set<string>();
+  const seen = new RecordSet(graph);
   let current = graph.byUuid.get(leaf.uuid as string) as RecordSummary;
   for (;;) {
     rows.push(current);
-    seen.add(current.uuid as string);
+    seen.add(current);
     const p = graph.parentOf(current);
     if (p === undefined) return { rows: rows.reverse(), end: { kind: 'root', at: current } };
     const parent = graph.byUuid.get(p);
     if (parent === undefined) return { rows: rows.reverse(), end: { kind: 'missing-parent', at: current } };
-    if (seen.has(p)) return { rows: rows.reverse(), end: { kind: 'cycle', at: current } };
+    if (seen.has(parent)) return { rows: rows.reverse(), end: { kind: 'cycle', at: current } };
     current = parent;
   }
 }
@@ -240,6 +246,24 @@ class RecordSet {
   }
 }
 
+/** Bits per record of a graph, by ordinal, like {@link RecordSet}. */
+class RecordMarks {
+  private readonly marks: Uint8Array;
+
+  constructor(graph: Graph) {
+    const last = graph.rows[graph.rows.length - 1];
+    this.marks = new Uint8Array(last === undefined ? 0 : last.ordinal + 1);
+  }
+
+  has(r: RecordSummary, bits: number): boolean {
+    return ((this.marks[r.ordinal] as number) & bits) !== 0;
+  }
+
+  mark(r: RecordSummary, bits: number): void {
+    this.marks[r.ordinal] = (this.marks[r.ordinal] as number) | bits;
+  }
+}
+
 /**
  * Puts back the rows of each assistant API response on the chain that the
  * walk did not pass through (one row per content block), with the tool
@@ -265,15 +289,21 @@ function recoverSiblings(graph: Graph, chain: readonly RecordSummary[]): RecordS
   if (!offChainCandidates) return [...chain];
   const chainRowById = new Map<string, RecordSummary>();
   for (const a of assistants) if (a.messageId !== undefined) chainRowById.set(a.messageId, a);
-  const byMessageId = new Map<string, RecordSummary[]>();
+  // Only the responses on the chain are read below, and only results
+  // attached to one of their rows: a chain broken in the middle leaves
+  // half the file off it, and those tables for every response cost more
+  // than the rest of the reading.
+  const byMessageId = new ListTable<string, RecordSummary>();
+  const ofChainResponse = (uuid: string): boolean => {
+    const row = graph.byUuid.get(uuid);
+    return row !== undefined && row.type === 'assistant' && row.messageId !== undefined && chainRowById.has(row.messageId);
+  };
   const toolOwner = new Map<string, RecordSummary | null>();
   const results: RecordSummary[] = [];
   for (const r of graph.byUuid.values()) {
     const id = r.type === 'assistant' ? r.messageId : undefined;
     if (id !== undefined) {
-      const list = byMessageId.get(id);
-      if (list === undefined) byMessageId.set(id, [r]);
-      else list.push(r);
+      if (chainRowById.has(id)) byMessageId.add(id, r);
       for (const t of r.toolUseIds) {
         const owner = toolOwner.get(t);
         toolOwner.set(t, owner === undefined || (owner !== null && owner.messageId === id) ? r : null);
@@ -284,6 +314,7 @@ function recoverSiblings(graph: Graph, chain: readonly RecordSummary[]): RecordS
   }
   const attached = new Map<string, RecordSummary[]>();
   const attach = (key: string, r: RecordSummary): void => {
+    if (!ofChainResponse(key)) return;
     const list = attached.get(key);
     // A key collects a handful of results at most: a scan beats a pair set.
     if (list === undefined) attached.set(key, [r]);
@@ -309,7 +340,8 @@ function recoverSiblings(graph: Graph, chain: readonly RecordSummary[]): RecordS
     const id = a.messageId;
     if (id === undefined || done.has(id)) continue;
     done.add(id);
-    const siblings = byMessageId.get(id) ?? [a];
+    const found = byMessageId.get(id);
+    const siblings = found.length > 0 ? found : [a];
     // Nearly every response is whole on the chain with all its results:
     // say so before allocating anything for it.
     const complete = siblings.every(
