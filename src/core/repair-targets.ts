@@ -67,36 +67,67 @@ export function isTypedPrompt(r: RecordSummary): boolean {
   );
 }
 
-interface Facts {
+/**
+ * What the repair choices look up in a file, each table built on its first
+ * use: a file with one broken link asks one or two of them, and each costs
+ * a pass over every record (the time order a sort of them).
+ */
+class Facts {
+  private byTimeTable: readonly RecordSummary[] | undefined;
+  private abandonedTable: Int32Array | undefined;
+  private toolOwnerTable: ListTable<string, RecordSummary> | undefined;
+  private responseTable: ListTable<string, RecordSummary> | undefined;
+
+  constructor(private readonly index: SessionIndex) {}
+
   /** Conversational rows of the file, latest time last (NaN times left out). */
-  readonly byTime: readonly RecordSummary[];
+  get byTime(): readonly RecordSummary[] {
+    if (this.byTimeTable === undefined) {
+      const rows = this.conversational().filter((r) => !Number.isNaN(r.time));
+      rows.sort((a, b) => a.time - b.time || a.ordinal - b.ordinal);
+      this.byTimeTable = rows;
+    }
+    return this.byTimeTable;
+  }
+
   /** Ordinals of rows on abandoned attempts (branches left at a rewind), by abandoned branch root. */
-  readonly abandonedRoot: Int32Array;
+  get abandonedRoot(): Int32Array {
+    return (this.abandonedTable ??= abandonedAttempts(this.index));
+  }
+
   /** Assistant rows by tool_use id. */
-  readonly toolOwners: ListTable<string, RecordSummary>;
+  get toolOwners(): ListTable<string, RecordSummary> {
+    if (this.toolOwnerTable === undefined) {
+      const table = new ListTable<string, RecordSummary>();
+      for (const r of this.conversational()) if (r.type === 'assistant') for (const t of r.toolUseIds) table.add(t, r);
+      this.toolOwnerTable = table.trim();
+    }
+    return this.toolOwnerTable;
+  }
+
   /** Effective assistant rows by message id. */
-  readonly responses: ListTable<string, RecordSummary>;
+  get responses(): ListTable<string, RecordSummary> {
+    if (this.responseTable === undefined) {
+      const table = new ListTable<string, RecordSummary>();
+      for (const r of this.conversational()) if (r.type === 'assistant' && r.messageId !== undefined) table.add(r.messageId, r);
+      this.responseTable = table.trim();
+    }
+    return this.responseTable;
+  }
+
+  private conversational(): RecordSummary[] {
+    return this.index.effectiveRecords().filter((r) => isConversational(r) && r.uuid !== undefined);
+  }
 }
 
 const factsCache = new WeakMap<SessionIndex, Facts>();
 
 function facts(index: SessionIndex): Facts {
   let f = factsCache.get(index);
-  if (f !== undefined) return f;
-  const byTime: RecordSummary[] = [];
-  const toolOwners = new ListTable<string, RecordSummary>();
-  const responses = new ListTable<string, RecordSummary>();
-  for (const r of index.effectiveRecords()) {
-    if (!isConversational(r) || r.uuid === undefined) continue;
-    if (!Number.isNaN(r.time)) byTime.push(r);
-    if (r.type === 'assistant') {
-      for (const t of r.toolUseIds) toolOwners.add(t, r);
-      if (r.messageId !== undefined) responses.add(r.messageId, r);
-    }
+  if (f === undefined) {
+    f = new Facts(index);
+    factsCache.set(index, f);
   }
-  byTime.sort((a, b) => a.time - b.time || a.ordinal - b.ordinal);
-  f = { byTime, abandonedRoot: abandonedAttempts(index), toolOwners: toolOwners.trim(), responses: responses.trim() };
-  factsCache.set(index, f);
   return f;
 }
 
