@@ -612,12 +612,13 @@ function sentRows(index: SessionIndex, chain: readonly RecordSummary[]): Uint8Ar
   const messages = requestMessages(chain);
   const sent = new Uint8Array(index.records.length);
   const seenCalls = new Set<string>();
-  // The calls of the assistant message just read (most have none).
-  let previousCalls: Set<string> | undefined;
+  // The calls of the assistant message just read, answered or not yet (most
+  // messages make one call or none: a list, reused, not a set per message).
+  const previousCalls: string[] = [];
   const showing: RecordSummary[] = [];
   for (const m of messages) {
     if (m.role === 'assistant') {
-      let calls: Set<string> | undefined;
+      previousCalls.length = 0;
       showing.length = 0;
       let substance = false;
       for (const r of m.rows) {
@@ -628,7 +629,7 @@ function sentRows(index: SessionIndex, chain: readonly RecordSummary[]): Uint8Ar
             const id = r.toolUseIds[call++];
             if (id === undefined || seenCalls.has(id)) continue;
             seenCalls.add(id);
-            (calls ??= new Set()).add(id);
+            previousCalls.push(id);
             shows = true;
             substance = true;
           } else if (kind === 't' || kind === 'i' || kind === 's') {
@@ -642,17 +643,22 @@ function sentRows(index: SessionIndex, chain: readonly RecordSummary[]): Uint8Ar
       }
       // A response left with nothing but thinking is not sent.
       if (substance) for (const r of showing) sent[r.ordinal] = 1;
-      previousCalls = calls;
     } else {
       for (const r of m.rows) {
         if (r.type !== 'user') continue;
         let shows = r.blocks.includes('t') || r.blocks.includes('i') || r.blocks.includes('d');
         for (const t of r.toolResultIds) {
-          if (previousCalls?.delete(t) === true) shows = true;
+          // Each call is answered once: the first result for it shows.
+          const at = previousCalls.indexOf(t);
+          if (at !== -1) {
+            shows = true;
+            previousCalls[at] = previousCalls[previousCalls.length - 1] as string;
+            previousCalls.pop();
+          }
         }
         if (shows) sent[r.ordinal] = 1;
       }
-      previousCalls = undefined;
+      previousCalls.length = 0;
     }
   }
   return sent;
