@@ -74,23 +74,39 @@ function readerRows(index: SessionIndex, recoverDamage: boolean): RecordSummary[
   return rows;
 }
 
+/** Records beyond the first of each repeated uuid: with the uuid map's size, the records that carry a uuid. */
+function duplicateCopies(index: SessionIndex): number {
+  let extra = 0;
+  for (const copies of index.duplicates.values()) extra += copies.length - 1;
+  return extra;
+}
+
 function buildGraph(
+  index: SessionIndex,
   rows: readonly RecordSummary[],
   override: ((r: RecordSummary) => string | null | undefined) | undefined,
 ): Graph {
   // Positions by record ordinal rather than two more maps keyed by uuid:
   // the last occurrence is the record the uuid map keeps, and only a
   // duplicated uuid has a first occurrence of its own.
-  const byUuid = new Map<string, RecordSummary>();
   const positionOf = new Int32Array(rows.length === 0 ? 0 : (rows[rows.length - 1] as RecordSummary).ordinal + 1);
   const firstOfDuplicate = new Map<string, number>();
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i] as RecordSummary;
-    const uuid = r.uuid as string;
-    positionOf[r.ordinal] = i;
-    const earlier = byUuid.get(uuid);
-    if (earlier !== undefined && !firstOfDuplicate.has(uuid)) firstOfDuplicate.set(uuid, positionOf[earlier.ordinal] as number);
-    byUuid.set(uuid, r);
+  for (let i = 0; i < rows.length; i++) positionOf[(rows[i] as RecordSummary).ordinal] = i;
+  let byUuid: ReadonlyMap<string, RecordSummary>;
+  if (rows.length === index.byUuid.size + duplicateCopies(index)) {
+    // Every record with a uuid is a row of the reader, in the same order:
+    // its map is the index's own (last body, first position).
+    byUuid = index.byUuid;
+    for (const [uuid, copies] of index.duplicates) firstOfDuplicate.set(uuid, positionOf[(copies[0] as RecordSummary).ordinal] as number);
+  } else {
+    const own = new Map<string, RecordSummary>();
+    for (const r of rows) {
+      const uuid = r.uuid as string;
+      const earlier = own.get(uuid);
+      if (earlier !== undefined && !firstOfDuplicate.has(uuid)) firstOfDuplicate.set(uuid, positionOf[earlier.ordinal] as number);
+      own.set(uuid, r);
+    }
+    byUuid = own;
   }
   const lastPosition = (uuid: string): number => {
     const r = byUuid.get(uuid);
@@ -556,5 +572,5 @@ export function readAsSdk(
   index: SessionIndex,
   options: { recoverDamage?: boolean | undefined; parentOverride?: ((r: RecordSummary) => string | null | undefined) | undefined } = {},
 ): SdkReading {
-  return read(buildGraph(readerRows(index, options.recoverDamage === true), options.parentOverride));
+  return read(buildGraph(index, readerRows(index, options.recoverDamage === true), options.parentOverride));
 }
