@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { RuleCrashError } from '../core/errors.js';
 import { type ByteSource, fileSource } from '../core/reader.js';
-import { BIG_INPUT_BYTES, boundHeapGrowth } from '../tuning.js';
+import { BIG_INPUT_BYTES, boundHeapGrowth, collectGarbage } from '../tuning.js';
 import { resumeModel } from '../core/resume.js';
 import { violationSummaries } from '../core/api-request.js';
 import { factsOf } from '../core/views/sessions.js';
@@ -108,7 +108,9 @@ function fill(template: string, data: Readonly<Record<string, string | number>> 
  */
 export function lintIndex(index: SessionIndex, options: LintOptions): Finding[] {
   const findings: Finding[] = [];
+  collectGarbage(index.stats.byteLength);
   const resume = resumeModel(index);
+  collectGarbage(index.stats.byteLength);
   const runRule = (rule: Rule): void => {
     const { meta } = rule;
     if (options.only !== undefined && !options.only.has(meta.id)) return;

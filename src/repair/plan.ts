@@ -35,6 +35,7 @@ import type { Applicability, Finding, Fix, FixAlternative, JsonObject, RecordEdi
 import { applyLineEdits, indexRewrite, Rewrite } from './rewrite.js';
 import type { AppliedFix, FilePlan, SkippedFix } from './types.js';
 import { remainingOf } from './remaining.js';
+import { collectGarbage } from '../tuning.js';
 
 export const MAX_PASSES = 10;
 
@@ -434,6 +435,8 @@ export async function planFile(
   const size = original.size;
   /** Indexes and lints a text; its sha256 comes from the same read. */
   const build = (rewrite: Rewrite): State => {
+    // The text indexed before this one has been let go: see collectGarbage.
+    collectGarbage(rewrite.size);
     const { index, sha256 } = indexRewrite(file, rewrite, original);
     policy.link?.(index);
     const findings = lintIndex(index, lint);
