@@ -214,6 +214,11 @@ export class ProjectRegistry {
   private readonly built = new Map<string, Map<string, string>>();
   constructor(private readonly projectFiles: ReadonlyMap<string, readonly string[]>) {}
 
+  /** Every transcript of the folder is one of `held`: a scan could only find uuids their indexes hold. */
+  covers(projectDir: string, held: ReadonlySet<string>): boolean {
+    return (this.projectFiles.get(projectDir) ?? []).every((f) => held.has(f));
+  }
+
   lookup(projectDir: string, uuid: string): string | undefined {
     let map = this.built.get(projectDir);
     if (map === undefined) {
@@ -278,11 +283,23 @@ function mainSessionExists(index: SessionIndex): boolean {
 /** Finds which file of a project folder holds a uuid. */
 export interface UuidLookup {
   lookup(projectDir: string, uuid: string): string | undefined;
+  /** See {@link ProjectRegistry.covers}. */
+  covers?(projectDir: string, held: ReadonlySet<string>): boolean;
 }
 
-/** Resolves, for each index of a group, the parents it does not hold. */
+function heldBy(indexes: readonly SessionIndex[]): ReadonlySet<string> {
+  return new Set(indexes.map((i) => i.file.path));
+}
+
+/**
+ * Resolves, for each index of a group, the parents it does not hold. The
+ * registry is not asked when the indexes are every transcript of their
+ * folder (`fix` of a session alone in its folder read it twice more, once
+ * to plan and once for the registry's uuids, which it then kept).
+ */
 export function linkGroup(indexes: readonly SessionIndex[], registry: UuidLookup | undefined): void {
   const main = indexes.find((i) => i.file.role === 'main');
+  let held: ReadonlySet<string> | undefined;
   for (const index of indexes) {
     const missing = index.unresolvedParents();
     if (missing.size === 0) continue;
@@ -298,7 +315,7 @@ export function linkGroup(indexes: readonly SessionIndex[], registry: UuidLookup
       // A subagent's parent lives in its main session; when that file does
       // not exist there is nothing to look up.
       if (where === undefined && isAgent && main === undefined && !mainSessionExists(index)) where = { kind: 'main-missing' };
-      if (where === undefined && registry !== undefined) {
+      if (where === undefined && registry !== undefined && registry.covers?.(index.file.projectDir, (held ??= heldBy(indexes))) !== true) {
         const file = registry.lookup(index.file.projectDir, uuid);
         if (file !== undefined && file !== index.file.path) where = { kind: 'other-session', path: file };
       }
