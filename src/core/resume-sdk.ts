@@ -246,23 +246,22 @@ function sameSide(a: RecordSummary, b: RecordSummary): boolean {
  * session the chain's uuid set was one of the larger costs of reading it.
  */
 class RecordSet {
-  private readonly members: Uint8Array;
+  private readonly members: RecordMarks;
 
   constructor(graph: Graph) {
-    const last = graph.rows[graph.rows.length - 1];
-    this.members = new Uint8Array(last === undefined ? 0 : last.ordinal + 1);
+    this.members = new RecordMarks(graph);
   }
 
   has(r: RecordSummary): boolean {
-    return this.members[r.ordinal] === 1;
+    return this.members.has(r, 1);
   }
 
   add(r: RecordSummary): void {
-    this.members[r.ordinal] = 1;
+    this.members.mark(r, 1);
   }
 }
 
-/** Bits per record of a graph, by ordinal, like {@link RecordSet}. */
+/** Bits per record of a graph, by ordinal. */
 class RecordMarks {
   private readonly marks: Uint8Array;
 

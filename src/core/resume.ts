@@ -12,7 +12,7 @@
  *   links pointed at the rows they continue); never fewer than `loaded`.
  * - `fidelity`: `loaded / total`, 1 for a healthy file.
  */
-import { readAsCli, standInFinder, type CliBridge, type CliReading, type CliWalkEnd, type RepairView } from './resume-cli.js';
+import { flagsOf, readAsCli, standInFinder, type CliBridge, type CliReading, type CliWalkEnd, type RepairView } from './resume-cli.js';
 import { readAsSdk } from './resume-sdk.js';
 import { type LinkRepair, linkRepairs, type Renamed, renamedCopies } from './repair-targets.js';
 import { checkRequest, type RequestCheck } from './api-request.js';
@@ -105,13 +105,6 @@ function hasBreaks(index: SessionIndex, repairs: readonly LinkRepair[], renamed:
   return repairs.length > 0 || renamed.length > 0 || index.stats.hasBom || index.invalidLines.some((l) => l.recoveredRecords > 0);
 }
 
-/** A flag per record of the index: 1 for those in `records`. */
-function ordinalFlags(index: SessionIndex, records: readonly RecordSummary[]): Uint8Array {
-  const flags = new Uint8Array(index.records.length);
-  for (const r of records) flags[r.ordinal] = 1;
-  return flags;
-}
-
 function buildModel(index: SessionIndex): ResumeModel {
   const actual: CliReading = readAsCli(index);
   const sdk = readAsSdk(index);
@@ -124,7 +117,7 @@ function buildModel(index: SessionIndex): ResumeModel {
   const total = Math.max(loaded, intended.messages.length);
   // By ordinal: a set of records costs about 40 bytes each on a 500,000-record chain.
   let chainFlags: Uint8Array | undefined;
-  const isOnChain = (r: RecordSummary): boolean => (chainFlags ??= ordinalFlags(index, actual.chain))[r.ordinal] === 1;
+  const isOnChain = (r: RecordSummary): boolean => (chainFlags ??= flagsOf(index, actual.chain))[r.ordinal] === 1;
   let bridgeOf: ReadonlyMap<RecordSummary, RecordSummary> | undefined;
   let wouldBridge: ((r: RecordSummary) => RecordSummary | undefined) | undefined;
   let request: RequestCheck | undefined;
