@@ -418,7 +418,7 @@ export function summarize(
   const type = typeof obj.type === 'string' ? typeName(obj.type) : '';
   if (recovery === undefined && LIGHT_TYPES.has(type) && isLight(obj)) {
     const ts = str(obj.timestamp);
-    return new LightSummary(ordinal, line, type, ts, ts === undefined ? Number.NaN : Date.parse(ts), intern(str(obj.sessionId), 0));
+    return new LightSummary(ordinal, line, type, ts, intern(str(obj.sessionId), 0));
   }
   const rawParent = obj.parentUuid;
   let parentUuid: string | null | undefined;
@@ -590,10 +590,7 @@ export function summarize(
     parentUuid,
     ts,
     ts === undefined ? Number.NaN : Date.parse(ts),
-    intern(str(obj.sessionId), 0),
-    intern(str(obj.cwd), 1),
-    intern(str(obj.slug), 2),
-    intern(str(obj.agentId), 3),
+    envelopeOf(intern(str(obj.sessionId), 0), intern(str(obj.cwd), 1), intern(str(obj.slug), 2), intern(str(obj.agentId), 3)),
     messageId,
     content,
     excerpt,
@@ -674,6 +671,39 @@ function sharedWithCall(ids: readonly string[]): readonly string[] {
   return ids;
 }
 
+/** The envelope fields a record shares with the records around it. */
+interface Envelope {
+  readonly sessionId: string | undefined;
+  readonly cwd: string | undefined;
+  readonly slug: string | undefined;
+  readonly agentId: string | undefined;
+}
+
+const ENVELOPE_FIELDS = ['sessionId', 'cwd', 'slug', 'agentId'] as const satisfies ReadonlyArray<keyof Envelope>;
+
+/**
+ * One object per combination of envelope fields: every record of a session
+ * repeats the same session id, cwd, slug and agent id, and four slots of
+ * their own cost a 500,000-record session 12 MB. The combination just used
+ * is compared first (the strings are interned, so by identity).
+ */
+const envelopes = new Map<string, Envelope>();
+let lastEnvelope: Envelope = Object.freeze({ sessionId: undefined, cwd: undefined, slug: undefined, agentId: undefined });
+
+function envelopeOf(sessionId: string | undefined, cwd: string | undefined, slug: string | undefined, agentId: string | undefined): Envelope {
+  const last = lastEnvelope;
+  if (last.sessionId === sessionId && last.cwd === cwd && last.slug === slug && last.agentId === agentId) return last;
+  const key = JSON.stringify([sessionId ?? null, cwd ?? null, slug ?? null, agentId ?? null]);
+  let shared = envelopes.get(key);
+  if (shared === undefined) {
+    if (envelopes.size >= 4096) envelopes.clear(); // a file of made-up values does not grow the table without end
+    shared = Object.freeze({ sessionId, cwd, slug, agentId });
+    envelopes.set(key, shared);
+  }
+  lastEnvelope = shared;
+  return shared;
+}
+
 /** One array per tool name for single-call rows (most tool calls), shared by every record that names it. */
 const toolNameArrays = new Map<string, readonly string[]>();
 
@@ -704,10 +734,7 @@ class Summary implements RecordSummary {
     readonly parentUuid: string | null | undefined,
     readonly timestamp: string | undefined,
     readonly time: number,
-    readonly sessionId: string | undefined,
-    readonly cwd: string | undefined,
-    readonly slug: string | undefined,
-    readonly agentId: string | undefined,
+    readonly envelope: Envelope,
     readonly messageId: string | undefined,
     readonly content: ContentShape,
     readonly excerpt: string,
@@ -738,11 +765,18 @@ const FLAG_FIELDS = {
 
 // Read through getters on the prototype, defined once from the tables:
 // twenty hand-written getters said the same thing twenty times.
-interface Summary extends Pick<RecordSummary, keyof typeof FLAG_FIELDS>, RareFields {}
+interface Summary extends Pick<RecordSummary, keyof typeof FLAG_FIELDS>, RareFields, Envelope {}
 for (const [field, bit] of Object.entries(FLAG_FIELDS)) {
   Object.defineProperty(Summary.prototype, field, {
     get(this: Summary): boolean {
       return (this.flags & bit) !== 0;
+    },
+  });
+}
+for (const field of ENVELOPE_FIELDS) {
+  Object.defineProperty(Summary.prototype, field, {
+    get(this: Summary): string | undefined {
+      return this.envelope[field];
     },
   });
 }
@@ -813,9 +847,10 @@ const ALL_FIELDS_LISTED: [Exclude<keyof RecordSummary, (typeof SUMMARY_FIELDS)[n
 void ALL_FIELDS_LISTED;
 
 /**
- * The summary of a light row (see {@link LIGHT_TYPES}): six fields of its
- * own; every other field is read from the prototype, where it holds what a
- * full summary of a row that sets nothing else holds.
+ * The summary of a light row (see {@link LIGHT_TYPES}): five fields of its
+ * own and its time parsed when asked; every other field is read from the
+ * prototype, where it holds what a full summary of a row that sets nothing
+ * else holds.
  */
 class LightSummary {
   constructor(
@@ -823,9 +858,17 @@ class LightSummary {
     readonly line: number,
     readonly type: string,
     readonly timestamp: string | undefined,
-    readonly time: number,
     readonly sessionId: string | undefined,
   ) {}
+
+  /**
+   * Parsed when asked, not kept: a time is a boxed number of 16 bytes and a
+   * slot of 8, which on a file of millions of bookkeeping rows was 70 MB,
+   * and nearly nothing asks for the time of such a row.
+   */
+  get time(): number {
+    return this.timestamp === undefined ? Number.NaN : Date.parse(this.timestamp);
+  }
 }
 interface LightSummary extends RecordSummary {
   readonly flags: number;
@@ -833,8 +876,8 @@ interface LightSummary extends RecordSummary {
 }
 
 {
-  const unset = new Summary(0, 0, '', undefined, undefined, undefined, Number.NaN, undefined, undefined, undefined, undefined, undefined, 'absent', '', '', EMPTY, EMPTY, EMPTY, undefined, EMPTY, 0, COMMON);
-  const own = new Set<string>(['ordinal', 'line', 'type', 'timestamp', 'time', 'sessionId']);
+  const unset = new Summary(0, 0, '', undefined, undefined, undefined, Number.NaN, envelopeOf(undefined, undefined, undefined, undefined), undefined, 'absent', '', '', EMPTY, EMPTY, EMPTY, undefined, EMPTY, 0, COMMON);
+  const own = new Set<string>(['ordinal', 'line', 'type', 'timestamp', 'time', 'sessionId']); // time: a getter of its own
   for (const field of [...SUMMARY_FIELDS, 'flags', 'rare'] as const) {
     if (!own.has(field)) Object.defineProperty(LightSummary.prototype, field, { value: unset[field] });
   }
@@ -860,10 +903,7 @@ export function withFields(
     r.parentUuid,
     r.timestamp,
     r.time,
-    r.sessionId,
-    r.cwd,
-    r.slug,
-    r.agentId,
+    envelopeOf(r.sessionId, r.cwd, r.slug, r.agentId),
     r.messageId,
     r.content,
     r.excerpt,

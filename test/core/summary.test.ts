@@ -62,6 +62,20 @@ describe('record summary', () => {
     expect(r.signatureKeys).toEqual(['abcdefghijklmnopqrstuvwx']);
   });
 
+  it('reads back the envelope of each record when records alternate between envelopes', () => {
+    const envelopes = [
+      { sessionId: 's1', cwd: '/a', slug: 'x', agentId: undefined },
+      { sessionId: 's1', cwd: '/a', slug: 'x', agentId: 'agent-1' },
+      { sessionId: 's1', cwd: '/b', slug: undefined, agentId: undefined },
+      { sessionId: 's1', cwd: '', slug: undefined, agentId: undefined },
+      { sessionId: undefined, cwd: undefined, slug: undefined, agentId: undefined },
+    ];
+    for (const e of [...envelopes, ...envelopes.reverse(), ...envelopes]) {
+      const r = of({ type: 'user', uuid: 'u', ...e, message: { role: 'user', content: 'hi' } });
+      expect({ sessionId: r.sessionId, cwd: r.cwd, slug: r.slug, agentId: r.agentId }).toEqual(e);
+    }
+  });
+
   it("shares a recent call's list of tool ids with the row answering it, and only when the ids are the same", () => {
     const call = (id: string): RecordSummary =>
       of({ type: 'assistant', uuid: `a-${id}`, message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: {} }] } });
