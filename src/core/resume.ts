@@ -60,10 +60,16 @@ export interface ResumeModel {
 
 const cache = new WeakMap<SessionIndex, ResumeModel>();
 
-export function resumeModel(index: SessionIndex): ResumeModel {
+/**
+ * The model of `index`, built on first ask. `between`, when this call builds
+ * it, runs between its readings, each about as costly as the index: a run
+ * bounded by memory collects the garbage of one before the next makes its
+ * own (see collectGarbage in tuning.ts).
+ */
+export function resumeModel(index: SessionIndex, between?: () => void): ResumeModel {
   let model = cache.get(index);
   if (model === undefined) {
-    model = buildModel(index);
+    model = buildModel(index, between ?? (() => undefined));
     cache.set(index, model);
   }
   return model;
@@ -105,11 +111,14 @@ function hasBreaks(index: SessionIndex, repairs: readonly LinkRepair[], renamed:
   return repairs.length > 0 || renamed.length > 0 || index.stats.hasBom || index.invalidLines.some((l) => l.recoveredRecords > 0);
 }
 
-function buildModel(index: SessionIndex): ResumeModel {
+function buildModel(index: SessionIndex, between: () => void): ResumeModel {
   const actual: CliReading = readAsCli(index);
+  between();
   const sdk = readAsSdk(index);
+  between();
   const renamed = index.duplicates.size === 0 ? [] : renamedCopies(index, bodiesDiffer(index));
   const repairs = linkRepairs(index, renamed);
+  between();
   const intended = hasBreaks(index, repairs, renamed)
     ? readAsCli(index, { recoverDamage: true, repair: repairView(index, repairs, renamed) })
     : actual;

@@ -108,9 +108,10 @@ function fill(template: string, data: Readonly<Record<string, string | number>> 
  */
 export function lintIndex(index: SessionIndex, options: LintOptions): Finding[] {
   const findings: Finding[] = [];
-  collectGarbage(index.stats.byteLength);
-  const resume = resumeModel(index);
-  collectGarbage(index.stats.byteLength);
+  const collect = (): void => void collectGarbage(index.stats.byteLength);
+  collect();
+  const resume = resumeModel(index, collect);
+  collect();
   const runRule = (rule: Rule): void => {
     const { meta } = rule;
     if (options.only !== undefined && !options.only.has(meta.id)) return;
@@ -156,6 +157,7 @@ export function lintIndex(index: SessionIndex, options: LintOptions): Finding[] 
     for (const rule of options.rules) if (rule.meta.exclusive !== true) runRule(rule);
   }
   findings.sort((a, b) => a.line - b.line || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0));
+  collect();
   return findings;
 }
 

@@ -48,3 +48,19 @@ describe('CLI model', () => {
     });
   }
 });
+
+describe('building the model', () => {
+  it("runs the caller's pause between its readings when it builds the model, and not when the model is built already", () => {
+    const index = indexText([
+      row({ parentUuid: null, type: 'user', message: { role: 'user', content: 'hi' }, uuid: u(1), timestamp: at(0) }),
+      row({ parentUuid: u(9), type: 'assistant', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'yes' }] }, uuid: u(2), timestamp: at(1) }),
+    ].join('\n'));
+    let pauses = 0;
+    const model = resumeModel(index, () => pauses++);
+    expect(pauses).toBe(3);
+    expect(model.loaded).toBe(2); // the phantom parent is bridged to the row a second older
+    expect(model.repairs).toHaveLength(1);
+    expect(resumeModel(index, () => pauses++)).toBe(model);
+    expect(pauses).toBe(3);
+  });
+});
