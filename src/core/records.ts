@@ -84,14 +84,16 @@ export const CHAIN_TYPES: ReadonlySet<string> = new Set(['user', 'assistant', 's
 export type ContentShape = 'string' | 'array' | 'other' | 'absent';
 
 /**
- * Strings the index shares between records, by field: the repeating
- * envelope fields (0 sessionId, 1 cwd, 2 slug, 3 agentId), a
- * `message.id` (4), repeated on the consecutive rows of one response, and a
- * `parentUuid` (5), which is the `uuid` of a record already read.
+ * Strings the index shares between records, by field: the `sessionId` (0),
+ * kept by every record, bookkeeping rows too; a `message.id` (1), repeated
+ * on the consecutive rows of one response; and a `parentUuid` (2), which is
+ * the `uuid` of a record already read. (A record's other envelope fields are
+ * shared through its {@link Envelope}.)
  */
-export type InternedField = 0 | 1 | 2 | 3 | typeof MESSAGE_ID_FIELD | typeof PARENT_UUID_FIELD;
-export const MESSAGE_ID_FIELD = 4;
-export const PARENT_UUID_FIELD = 5;
+export type InternedField = typeof SESSION_ID_FIELD | typeof MESSAGE_ID_FIELD | typeof PARENT_UUID_FIELD;
+export const SESSION_ID_FIELD = 0;
+export const MESSAGE_ID_FIELD = 1;
+export const PARENT_UUID_FIELD = 2;
 
 /** How a record was recovered from a damaged line (see parse-line.ts). */
 export type Recovery = 'nul-leading' | 'nul-stripped' | 'glued-split';
@@ -108,7 +110,7 @@ export interface PreservedInfo {
 
 /**
  * What the index keeps of one record. Strings that repeat on every line
- * (`cwd`, `sessionId`) are interned by the index builder.
+ * (`cwd`, `sessionId`) are shared between records.
  */
 export interface RecordSummary {
   /** Position in the index's record array (file order). */
@@ -418,7 +420,7 @@ export function summarize(
   const type = typeof obj.type === 'string' ? typeName(obj.type) : '';
   if (recovery === undefined && LIGHT_TYPES.has(type) && isLight(obj)) {
     const ts = str(obj.timestamp);
-    return new LightSummary(ordinal, line, type, ts, intern(str(obj.sessionId), 0));
+    return new LightSummary(ordinal, line, type, ts, intern(str(obj.sessionId), SESSION_ID_FIELD));
   }
   const rawParent = obj.parentUuid;
   let parentUuid: string | null | undefined;
@@ -590,7 +592,7 @@ export function summarize(
     parentUuid,
     ts,
     ts === undefined ? Number.NaN : Date.parse(ts),
-    envelopeOf(intern(str(obj.sessionId), 0), intern(str(obj.cwd), 1), intern(str(obj.slug), 2), intern(str(obj.agentId), 3)),
+    envelopeOf(intern(str(obj.sessionId), SESSION_ID_FIELD), str(obj.cwd), str(obj.slug), str(obj.agentId)),
     messageId,
     content,
     excerpt,
@@ -684,8 +686,9 @@ const ENVELOPE_FIELDS = ['sessionId', 'cwd', 'slug', 'agentId'] as const satisfi
 /**
  * One object per combination of envelope fields: every record of a session
  * repeats the same session id, cwd, slug and agent id, and four slots of
- * their own cost a 500,000-record session 12 MB. The combination just used
- * is compared first (the strings are interned, so by identity).
+ * their own (and a parsed copy of each string) cost a 500,000-record session
+ * 12 MB. The combination just used is compared first; the strings kept are
+ * those of the first record that had the combination.
  */
 const envelopes = new Map<string, Envelope>();
 let lastEnvelope: Envelope = Object.freeze({ sessionId: undefined, cwd: undefined, slug: undefined, agentId: undefined });

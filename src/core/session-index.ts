@@ -291,7 +291,7 @@ export class SessionIndex {
     // Consecutive records nearly always repeat the value just seen in the
     // same field: one string comparison instead of hashing a fresh copy.
     // (A parent uuid is looked up in byUuid instead: it has no slot here.)
-    const lastInterned: Array<string | undefined> = [undefined, undefined, undefined, undefined, undefined];
+    const lastInterned: Array<string | undefined> = [undefined, undefined];
     // A 1 GB session has 300,000 records; each parsed copy of a uuid is a
     // 56-byte string of its own. A parent uuid takes the string of the
     // record it names (whose hash every later map lookup then reuses), and a
