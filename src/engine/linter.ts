@@ -433,7 +433,12 @@ export function lintFolder(
   const partial = cache?.partial === true;
   const known = cache?.uuids ?? new Map<string, string>();
   const harvested: UuidLookup = { lookup: (_dir, uuid) => known.get(uuid) };
-  let fallback: ProjectRegistry | undefined;
+  // Scans the folder's files only when first asked.
+  const registry = new ProjectRegistry(projectFiles);
+  const harvestedThenScanned: UuidLookup = {
+    lookup: (dir, uuid) => known.get(uuid) ?? registry.lookup(dir, uuid),
+    covers: (dir, held) => registry.covers(dir, held),
+  };
   const pending: Array<{ group: SessionGroup; indexes: SessionIndex[]; failures: ReadFailure[]; own: boolean }> = [];
   let pendingBytes = 0;
   const finish = (group: SessionGroup, indexes: readonly SessionIndex[], failures: ReadFailure[], own: boolean): void => {
@@ -470,27 +475,17 @@ export function lintFolder(
       pendingBytes += bytes;
       continue;
     }
-    // A folder of this one file has nowhere else to look: a scan would read it again to find its own uuids.
-    const alone = (projectFiles.get(group.projectDir) ?? []).every((f) => indexes.some((i) => i.file.path === f));
-    if (!alone) {
-      fallback ??= new ProjectRegistry(projectFiles);
-      const registry = fallback;
-      linkGroup(indexes, { lookup: (dir, uuid) => known.get(uuid) ?? registry.lookup(dir, uuid) });
-    }
+    // The folder is scanned (once) for what no group read so far holds,
+    // unless the group is the whole folder (linkGroup asks `covers`).
+    linkGroup(indexes, harvestedThenScanned);
     finish(group, indexes, failures, own);
   }
   // The uuids harvested are those of the groups of this run; when they are
   // not the whole folder (one file named alone), the other files are
   // scanned for the parents still missing, as for a group too big to wait.
   const inRun = new Set(groups.flatMap((g) => g.files.map((f) => f.path)));
-  const whole = (dir: string): boolean => (projectFiles.get(dir) ?? []).every((f) => inRun.has(f));
   for (const { group, indexes, failures, own } of pending) {
-    if (whole(group.projectDir)) linkGroup(indexes, harvested);
-    else {
-      fallback ??= new ProjectRegistry(projectFiles);
-      const registry = fallback;
-      linkGroup(indexes, { lookup: (dir, uuid) => known.get(uuid) ?? registry.lookup(dir, uuid) });
-    }
+    linkGroup(indexes, registry.covers(group.projectDir, inRun) ? harvested : harvestedThenScanned);
     finish(group, indexes, failures, own);
   }
 }
