@@ -83,7 +83,7 @@ class Facts {
   /** Conversational rows of the file, latest time last (NaN times left out). */
   get byTime(): readonly RecordSummary[] {
     if (this.byTimeTable === undefined) {
-      const rows = this.conversational().filter((r) => !Number.isNaN(r.time));
+      const rows = this.index.effectiveRecords().filter((r) => isConversational(r) && r.uuid !== undefined && !Number.isNaN(r.time));
       rows.sort((a, b) => a.time - b.time || a.ordinal - b.ordinal);
       this.byTimeTable = rows;
     }
@@ -99,7 +99,7 @@ class Facts {
   get toolOwners(): ListTable<string, RecordSummary> {
     if (this.toolOwnerTable === undefined) {
       const table = new ListTable<string, RecordSummary>();
-      for (const r of this.conversational()) if (r.type === 'assistant') for (const t of r.toolUseIds) table.add(t, r);
+      for (const r of this.index.effectiveRecords()) if (isAssistantWithUuid(r)) for (const t of r.toolUseIds) table.add(t, r);
       this.toolOwnerTable = table.trim();
     }
     return this.toolOwnerTable;
@@ -109,15 +109,16 @@ class Facts {
   get responses(): ListTable<string, RecordSummary> {
     if (this.responseTable === undefined) {
       const table = new ListTable<string, RecordSummary>();
-      for (const r of this.conversational()) if (r.type === 'assistant' && r.messageId !== undefined) table.add(r.messageId, r);
+      for (const r of this.index.effectiveRecords()) if (isAssistantWithUuid(r) && r.messageId !== undefined) table.add(r.messageId, r);
       this.responseTable = table.trim();
     }
     return this.responseTable;
   }
+}
 
-  private conversational(): RecordSummary[] {
-    return this.index.effectiveRecords().filter((r) => isConversational(r) && r.uuid !== undefined);
-  }
+/** The rows the tool-owner and response tables list. */
+function isAssistantWithUuid(r: RecordSummary): boolean {
+  return r.type === 'assistant' && r.uuid !== undefined;
 }
 
 const factsCache = new WeakMap<SessionIndex, Facts>();
