@@ -103,22 +103,24 @@ let collector: (() => void) | undefined;
  * In a run bounded by memory ({@link boundHeapGrowth}), collects garbage
  * now when the input being worked on is {@link COLLECTED_INPUT_BYTES} or
  * more; elsewhere does nothing. Called where a big step has just let go of
- * most of what it made: after a session's index is built, after its resume
- * models are, and before the planner indexes the next text of a fix.
+ * most of what it made: after a session's index is built, between its
+ * resume readings, after its rules, and before the planner indexes the next
+ * text of a fix.
  *
  * Why: the heap's growth factor bounds what V8 keeps between collections,
  * but not what it allocates while it marks (marking runs alongside the
  * program, and what is allocated meanwhile survives that collection). On a
- * 1 GB session whose live heap is about 300 MB, the models' garbage made
- * while a collection of the index was marking took `check` to 650-680 MB,
- * and a fix's next text, indexed while the previous index waited for the
- * collector, to 750 MB. A full collection at those points costs about
- * 0.1-0.2 s each on such a session and brings `check` to 570-600 MB.
+ * 1 GB session of tool rows whose live heap is about 300 MB, the models'
+ * garbage made while a collection of the index was marking took `check` to
+ * 650-680 MB, and a fix's next text, indexed while the previous index
+ * waited for the collector, to 750 MB. A full collection at those points
+ * costs 0.1-0.3 s each on such a session and brings `check` to 540-552 MB
+ * and `fix` to 552-567 MB.
  */
 export function collectGarbage(inputBytes: number): boolean {
   if (!bounded || inputBytes < COLLECTED_INPUT_BYTES) return false;
   if (collector === undefined) {
-    // V8 hands out its collector to code compiled once the flag is set.
+    // A context made once the flag is set has V8's collector as its global `gc` (this one's global stays as it was).
     v8.setFlagsFromString('--expose-gc');
     collector = vm.runInNewContext('gc') as () => void;
   }
