@@ -92,6 +92,18 @@ export function swapCarrying(request: SwapRequest): SwapResult {
       `${shown} got new lines after the fix was planned that refer to records the fix changes; nothing was written; run cclint fix again`,
     );
 
+  // Appended bytes are read as they land, so a line may be seen half
+  // written: the end of what was read after its last newline is judged
+  // again with the bytes that follow it, so that a uuid cut in two by a
+  // read is still seen. (An unfinished line is judged with the next file's
+  // bytes after a rebuild: that can only put the old bytes back needlessly.)
+  let unfinished = Buffer.alloc(0);
+  const followingFits = (appended: Buffer): boolean => {
+    const seen = unfinished.length === 0 ? appended : Buffer.concat([unfinished, appended]);
+    unfinished = Buffer.from(seen.subarray(seen.lastIndexOf(0x0a) + 1));
+    return request.fits(seen);
+  };
+
   // The inode being replaced, and how much of it is in base + carried.
   let replaced = request.old;
   let accounted = request.planned;
@@ -113,7 +125,7 @@ export function swapCarrying(request: SwapRequest): SwapResult {
       for (let k = 0; k < 100; k++) {
         const more = readFrom(replaced, accounted);
         if (more.length === 0) break;
-        if (!reverted && !request.fits(more)) {
+        if (!reverted && !followingFits(more)) {
           if (!renamed) throw notWritten();
           // Put the old bytes back instead, with every new line.
           reverted = true;
@@ -158,7 +170,7 @@ export function swapCarrying(request: SwapRequest): SwapResult {
           `${shown} kept getting lines in its replaced file while cclint wrote it (${round} rounds); the session looks live: close it and run again`,
         );
       }
-      if (!reverted && !request.fits(extra)) {
+      if (!reverted && !followingFits(extra)) {
         reverted = true;
         base = request.fallback;
       }

@@ -136,6 +136,36 @@ describe('lines a live session appends during the swap', () => {
     expect(projectFiles()).toEqual([`${SID}.jsonl`]);
   });
 
+  it('a late line under a uuid the fix changed, seen half-written, is judged whole: the old bytes go back', () => {
+    plan = renumberPlan();
+    const cut = LINE_A.indexOf('3333-4333'); // inside the uuid the fix changes
+    let oldFd: number | undefined;
+    const inner = port;
+    port = {
+      ...inner,
+      rename(from, to) {
+        if (to === FILE && oldFd === undefined) {
+          oldFd = vol.openSync(to, 'a') as number;
+          inner.rename(from, to);
+          vol.writeSync(oldFd, LINE_A.slice(0, cut));
+          return;
+        }
+        inner.rename(from, to);
+      },
+      appendFile(file, data, opts) {
+        inner.appendFile(file, data, opts);
+        // The first half has been carried: the writer finishes its line.
+        if (file === FILE && oldFd !== undefined && String(data) === LINE_A.slice(0, cut)) {
+          vol.writeSync(oldFd, LINE_A.slice(cut));
+          vol.closeSync(oldFd);
+        }
+      },
+    };
+    expect(() => commitPlan(plan, options())).toThrow(ConcurrentModificationError);
+    expect(bytes(FILE).toString()).toBe(plan.before.toString() + LINE_A);
+    expect(projectFiles()).toEqual([`${SID}.jsonl`]);
+  });
+
   it('a line appended before the swap under a uuid the fix changed: nothing is written', () => {
     plan = renumberPlan();
     vol.appendFileSync(FILE, LINE_A);
