@@ -301,7 +301,16 @@ function heldBy(indexes: readonly SessionIndex[]): ReadonlySet<string> {
  */
 export function linkGroup(indexes: readonly SessionIndex[], registry: UuidLookup | undefined): void {
   const main = indexes.find((i) => i.file.role === 'main');
-  let held: ReadonlySet<string> | undefined;
+  // Whether the group is every transcript of a folder: asked once per folder, not per parent.
+  const coveredFolders = new Map<string, boolean>();
+  const covered = (dir: string): boolean => {
+    let answer = coveredFolders.get(dir);
+    if (answer === undefined) {
+      answer = registry?.covers?.(dir, heldBy(indexes)) === true;
+      coveredFolders.set(dir, answer);
+    }
+    return answer;
+  };
   for (const index of indexes) {
     const missing = index.unresolvedParents();
     if (missing.size === 0) continue;
@@ -317,7 +326,7 @@ export function linkGroup(indexes: readonly SessionIndex[], registry: UuidLookup
       // A subagent's parent lives in its main session; when that file does
       // not exist there is nothing to look up.
       if (where === undefined && isAgent && main === undefined && !mainSessionExists(index)) where = { kind: 'main-missing' };
-      if (where === undefined && registry !== undefined && registry.covers?.(index.file.projectDir, (held ??= heldBy(indexes))) !== true) {
+      if (where === undefined && registry !== undefined && !covered(index.file.projectDir)) {
         const file = registry.lookup(index.file.projectDir, uuid);
         if (file !== undefined && file !== index.file.path) where = { kind: 'other-session', path: file };
       }
