@@ -604,11 +604,11 @@ function sameFile(a: FileKey, b: FileKey): boolean {
 }
 
 /** The SHA-1 of each racy file of a key; undefined when one cannot be read. */
-function racyHashesOf(key: FolderKey, except: ReadonlySet<string>): Record<string, string> | undefined {
+function racyHashesOf(key: FolderKey, except: ReadonlySet<string>, hashOf: (file: string) => string | undefined): Record<string, string> | undefined {
   const hashes: Record<string, string> = {};
   for (const f of key.files) {
     if (!f.racy || except.has(f.path)) continue;
-    const hash = hashFile(f.path);
+    const hash = hashOf(f.path);
     if (hash === undefined) return undefined;
     hashes[f.path] = hash;
   }
@@ -620,7 +620,7 @@ function racyHashesOf(key: FolderKey, except: ReadonlySet<string>): Record<strin
  * times, or the bytes of a file that was racy then); undefined when files
  * came or went, or its listing of `*.jsonl` names changed.
  */
-function changedFiles(stored: StoredFolder, now: FolderKey): string[] | undefined {
+function changedFiles(stored: StoredFolder, now: FolderKey, hashOf: (file: string) => string | undefined): string[] | undefined {
   if (JSON.stringify(stored.key.listing) !== JSON.stringify(now.listing) || stored.key.files.length !== now.files.length) return undefined;
   const changed: string[] = [];
   for (let i = 0; i < now.files.length; i++) {
@@ -628,7 +628,7 @@ function changedFiles(stored: StoredFolder, now: FolderKey): string[] | undefine
     const b = now.files[i] as FileKey;
     if (a.path !== b.path) return undefined;
     const same = a.size === b.size && a.ino === b.ino && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
-    if (!same || (a.racy && (stored.hashes[a.path] === undefined || hashFile(a.path) !== stored.hashes[a.path]))) changed.push(b.path);
+    if (!same || (a.racy && (stored.hashes[a.path] === undefined || hashOf(a.path) !== stored.hashes[a.path]))) changed.push(b.path);
   }
   return changed;
 }
@@ -677,8 +677,18 @@ export function groupStore<T>(
     if (found.every((f) => f !== undefined)) return found as FileKey[];
     return keyOf(projectDir, sorted, config.racyMs, false)?.files;
   };
+  // A file stored while it was racy is hashed whole to be trusted: once per
+  // run, however many groups or folder keys ask.
+  const hashed = new Map<string, string | undefined>();
+  const hashOf = (file: string): string | undefined => {
+    if (!hashed.has(file)) hashed.set(file, hashFile(file));
+    return hashed.get(file);
+  };
   const racyHolds = (files: readonly FileKey[], hashes: Readonly<Record<string, string>>): boolean =>
-    files.every((f) => !f.racy || (hashes[f.path] !== undefined && hashFile(f.path) === hashes[f.path]));
+    files.every((f) => !f.racy || (hashes[f.path] !== undefined && hashOf(f.path) === hashes[f.path]));
+  /** Racy when stored, settled now (and vouched for by its hash): not hashed again on later runs. */
+  const settled = (stored: readonly FileKey[], now: (file: string) => FileKey | undefined): boolean =>
+    stored.some((f) => f.racy && now(f.path)?.racy === false);
   return {
     lookup(projectDir, files) {
       const folder = folderOf(projectDir);
@@ -695,15 +705,24 @@ export function groupStore<T>(
       const storedFolder = entry?.folder === undefined ? undefined : folder.storedFolders.get(entry.folder);
       if (ownAsStored) {
         // The same files with the same times, and each file racy when stored hashes the same now as then.
-        if (entry.folder === undefined) return { hit: entry.value };
-        if (storedFolder !== undefined && entry.folder === folder.keyId && racyHolds(storedFolder.key.files, storedFolder.hashes)) return { hit: entry.value };
+        if (entry.folder === undefined || (storedFolder !== undefined && entry.folder === folder.keyId && racyHolds(storedFolder.key.files, storedFolder.hashes))) {
+          if (settled(entry.files, (p) => keys.find((k) => k.path === p))) {
+            folder.entries.set(id, { ...entry, files: keys });
+            folder.changed = true;
+          }
+          if (storedFolder !== undefined && folder.key !== undefined && settled(storedFolder.key.files, (p) => folder.byPath.get(p))) {
+            folder.storedFolders.set(entry.folder as string, { key: folder.key, hashes: storedFolder.hashes });
+            folder.changed = true;
+          }
+          return { hit: entry.value };
+        }
       }
       const racy = keys?.filter((f) => f.racy).map((f) => f.path) ?? [];
       // Before anything of the folder is read for this value.
-      if (folderWide && !told && folder.key !== undefined && folder.racyHashes === undefined) folder.racyHashes = racyHashesOf(folder.key, new Set());
+      if (folderWide && !told && folder.key !== undefined && folder.racyHashes === undefined) folder.racyHashes = racyHashesOf(folder.key, new Set(), hashOf);
       let stale: { value: T; lookups: readonly ParentLookup[]; changed: string[]; hashes: Readonly<Record<string, string>> } | undefined;
       if (ownAsStored && storedFolder !== undefined && entry.lookups !== undefined && folder.key !== undefined) {
-        const changed = changedFiles(storedFolder, folder.key);
+        const changed = changedFiles(storedFolder, folder.key, hashOf);
         if (changed !== undefined) stale = { value: entry.value, lookups: entry.lookups, changed, hashes: entry.hashes };
       }
       return {
@@ -739,7 +758,7 @@ export function groupStore<T>(
       told = true;
       const folder = folderOf(projectDir);
       // The files read are hashed as they are read (a live session is racy, and may be large).
-      if (folderWide && folder.key !== undefined && folder.racyHashes === undefined) folder.racyHashes = racyHashesOf(folder.key, reading);
+      if (folderWide && folder.key !== undefined && folder.racyHashes === undefined) folder.racyHashes = racyHashesOf(folder.key, reading, hashOf);
     },
     save() {
       const problems: string[] = [];

@@ -254,7 +254,7 @@ describe('the folder cache', () => {
   const inOrder = (outcomes: unknown[]): string =>
     JSON.stringify(
       [...(outcomes as Array<{ results: Array<{ filePath: string }> }>)].sort((a, b) =>
-        (a.results[0]?.filePath ?? '') < (b.results[0]?.filePath ?? '') ? -1 : 1,
+        (a.results[0]?.filePath ?? '').localeCompare(b.results[0]?.filePath ?? ''),
       ),
     );
 
@@ -350,6 +350,34 @@ describe('the folder cache', () => {
     // The same times but other bytes: the kept hash tells.
     flipByteKeepingTimes(victim);
     expect(store().lookup(dir, [victim]).hit).toBeUndefined();
+  });
+
+  it('hashes a file stored while it was racy once it has settled, then trusts its times again', () => {
+    const { box, root } = projects();
+    const dir = path.join(root, '-home-dev-webapp');
+    const { files, projectFiles } = folder(dir);
+    const racy: CacheConfig = { dir: path.join(box.root, 'c'), stamp: 'test', racyMs: 60_000, namespace: 'x' };
+    const victim = files[0] as string;
+    const first = groupStore<number>(racy, projectFiles, () => undefined, false);
+    const miss = first.lookup(dir, [victim]);
+    if (miss.hit !== undefined) throw new Error('unexpected hit');
+    const hashes = new Map<string, string>();
+    racyIndexer(miss.racy, hashes)(classifyPath(victim, root));
+    miss.store(1, false, hashes);
+    first.save();
+    // Settled: no racy window any more.
+    const settledStore = () => groupStore<number>({ ...racy, racyMs: 0 }, projectFiles, () => undefined, false);
+    const readsOf = (look: () => number | undefined): { hit: number | undefined; reads: number } => {
+      const opened = vi.spyOn(fs, 'openSync');
+      const hit = look();
+      const reads = opened.mock.calls.filter(([p]) => p === victim).length;
+      opened.mockRestore();
+      return { hit, reads };
+    };
+    const once = settledStore();
+    expect(readsOf(() => once.lookup(dir, [victim]).hit)).toEqual({ hit: 1, reads: 1 });
+    once.save();
+    expect(readsOf(() => settledStore().lookup(dir, [victim]).hit)).toEqual({ hit: 1, reads: 0 });
   });
 });
 
