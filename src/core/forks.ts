@@ -146,7 +146,7 @@ function subtreeSizes(index: SessionIndex): SubtreeSizes | undefined {
 }
 
 /** The records under `root` (itself included) and the longest path down, walked record by record: what {@link subtreeSizes} gives for every record at once. */
-export function measure(index: SessionIndex, root: RecordSummary): { depth: number; records: number } {
+function measure(index: SessionIndex, root: RecordSummary): { depth: number; records: number } {
   let records = 0;
   let depth = 0;
   const stack: Array<{ r: RecordSummary; d: number }> = [{ r: root, d: 1 }];
