@@ -360,7 +360,7 @@ export function lintFolderCached(
   emit: (outcome: StoredOutcome) => void,
   lint: FolderLinter,
 ): void {
-  const folder = folderOf(groups, projectFiles);
+  const folder = folderOf(groups);
   if (folder === undefined) return;
   const warnings: string[] = [];
   const store = groupStore<StoredOutcome>(config, projectFiles, (w) => warnings.push(w), true, true);
@@ -441,7 +441,7 @@ export function cachedOutcomes(
   groups: readonly SessionGroup[],
   projectFiles: ReadonlyMap<string, readonly string[]>,
 ): StoredOutcome[] | undefined {
-  const folder = folderOf(groups, projectFiles);
+  const folder = folderOf(groups);
   if (folder === undefined) return [];
   let problem = false;
   // Only looks: nothing of the folder is read, and nothing stored.
@@ -455,7 +455,7 @@ export function cachedOutcomes(
   return folder.shown(hits);
 }
 
-function folderOf(groups: readonly SessionGroup[], projectFiles: ReadonlyMap<string, readonly string[]>) {
+function folderOf(groups: readonly SessionGroup[]) {
   const projectDir = groups[0]?.projectDir;
   if (projectDir === undefined) return undefined;
   const shown = new Map<string, string>();
@@ -466,10 +466,8 @@ function folderOf(groups: readonly SessionGroup[], projectFiles: ReadonlyMap<str
       absolute.set(f.displayPath, f.path);
     }
   }
-  const files = [...(projectFiles.get(projectDir) ?? [...shown.keys()])].sort();
   return {
     projectDir,
-    files,
     absolute,
     /** Stored outcomes with this run's display paths. */
     shown: (outcomes: readonly StoredOutcome[]): StoredOutcome[] =>

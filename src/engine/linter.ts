@@ -382,7 +382,7 @@ function* parentsOutside(indexes: readonly SessionIndex[]): Generator<readonly [
  * group depends on its own files alone, not on the rest of its folder (the
  * files a parent could be looked up in, whether a main session exists).
  */
-export function selfContained(indexes: readonly SessionIndex[]): boolean {
+function selfContained(indexes: readonly SessionIndex[]): boolean {
   return parentsOutside(indexes).next().done === true;
 }
 
