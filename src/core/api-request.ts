@@ -107,13 +107,6 @@ function thinkingOf(index: SessionIndex, row: RecordSummary, key: string): { sig
   return undefined;
 }
 
-/** Two rows carry one thinking signature with different texts: the later one was edited. */
-export function thinkingEdited(index: SessionIndex, original: RecordSummary, row: RecordSummary, key: string): boolean {
-  const a = thinkingOf(index, original, key);
-  const b = thinkingOf(index, row, key);
-  return a !== undefined && b !== undefined && a.signature === b.signature && a.text !== b.text;
-}
-
 /**
  * The first row in file order carrying each thinking signature that occurs
  * on more than one row: the original response, as far as the file tells.
@@ -129,6 +122,37 @@ export function repeatedSignatures(index: SessionIndex): ReadonlyMap<string, rea
   }
   for (const [key, list] of rows) if (list.length < 2) rows.delete(key);
   return rows;
+}
+
+/** Per index, {@link editedThinking}'s answer: the rule and the request check both ask. */
+const editedByIndex = new WeakMap<SessionIndex, ReadonlyMap<RecordSummary, ReadonlySet<string>>>();
+
+/**
+ * The rows that carry a thinking signature which an earlier row carries
+ * with another text (the later one was edited), with the signature keys
+ * concerned. Each row is read back once: comparing pair by pair read the
+ * first row of a signature again for every later one, and the rule and the
+ * request check each did it all (on a session made of one conversation
+ * repeated, a third of a second of a five-second check).
+ */
+export function editedThinking(index: SessionIndex): ReadonlyMap<RecordSummary, ReadonlySet<string>> {
+  let edited = editedByIndex.get(index);
+  if (edited !== undefined) return edited;
+  const found = new Map<RecordSummary, Set<string>>();
+  for (const [key, rows] of repeatedSignatures(index)) {
+    const original = thinkingOf(index, rows[0] as RecordSummary, key);
+    if (original === undefined) continue;
+    for (const row of rows.slice(1)) {
+      const other = thinkingOf(index, row, key);
+      if (other === undefined || other.signature !== original.signature || other.text === original.text) continue;
+      const keys = found.get(row);
+      if (keys === undefined) found.set(row, new Set([key]));
+      else keys.add(key);
+    }
+  }
+  edited = found;
+  editedByIndex.set(index, edited);
+  return edited;
 }
 
 /** A row the CLI's merge of a response does not reach past (measured: user rows and local command output). */
@@ -248,7 +272,7 @@ export function checkRequest(index: SessionIndex, chain: readonly RecordSummary[
   };
   // By ordinal: the rows sent, on a chain of hundreds of thousands.
   const carried = new Uint8Array(index.records.length);
-  let repeated: ReadonlyMap<string, readonly RecordSummary[]> | undefined;
+  let edited: ReadonlyMap<RecordSummary, ReadonlySet<string>> | undefined;
   // The assistant messages sent, by position. Their blocks are not kept:
   // on a session of hundreds of thousands of rows they were the largest
   // thing alive at the end of a check. They are built again below, in the
@@ -286,17 +310,16 @@ export function checkRequest(index: SessionIndex, chain: readonly RecordSummary[
     for (const b of blocks) if (b.kind === 'K') add('thinking-signature-missing', b.row);
     const signed = blocks.filter((b) => b.kind === 'k');
     if (signed.length > 0) {
-      repeated ??= repeatedSignatures(index);
+      edited ??= editedThinking(index);
       const done = new Set<RecordSummary>();
       for (const b of signed) {
         if (done.has(b.row)) continue;
         done.add(b.row);
+        const keys = edited.get(b.row);
+        if (keys === undefined) continue;
+        // One report per key, as many as the row's keys that were edited.
         for (const key of b.row.signatureKeys) {
-          const original = repeated.get(key)?.[0];
-          if (original === undefined || original === b.row) continue;
-          if (thinkingEdited(index, original, b.row, key)) {
-            add(m === latest ? 'thinking-modified-latest' : 'thinking-modified', b.row);
-          }
+          if (keys.has(key)) add(m === latest ? 'thinking-modified-latest' : 'thinking-modified', b.row);
         }
       }
     }

@@ -38,7 +38,7 @@
  * offline (the signature is opaque); it is not reported. Such a session
  * still answers `API Error: 400`: `--strip-thinking` repairs it.
  */
-import { repeatedSignatures, thinkingEdited } from '../core/api-request.js';
+import { editedThinking, repeatedSignatures } from '../core/api-request.js';
 import { requestMessages } from '../core/resume-cli.js';
 import type { RecordSummary } from '../core/records.js';
 import type { ResumeModel } from '../core/resume.js';
@@ -154,12 +154,12 @@ export default defineRule({
     for (const record of index.effectiveRecords()) {
       if (record.type === 'assistant' && record.blocks.includes('K')) found.set(record, { messageId: 'unsigned', data: {} });
     }
-    const repeated = [...repeatedSignatures(index)];
-    for (const [key, rows] of repeated) {
+    const edited = editedThinking(index);
+    for (const [key, rows] of repeatedSignatures(index)) {
       const original = rows[0] as RecordSummary;
       for (const row of rows.slice(1)) {
         if (row.uuid !== undefined && index.byUuid.get(row.uuid) !== row) continue; // an older copy of a repeated uuid
-        if (!found.has(row) && thinkingEdited(index, original, row, key)) found.set(row, { messageId: 'edited', data: { line: original.line } });
+        if (!found.has(row) && edited.get(row)?.has(key) === true) found.set(row, { messageId: 'edited', data: { line: original.line } });
       }
     }
     for (const record of [...found.keys()].sort((a, b) => a.ordinal - b.ordinal)) {

@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import rule from '../../src/rules/thinking-signature.js';
-import { ruleTester } from '../helpers/rule-tester.js';
+import { indexOf, ruleTester } from '../helpers/rule-tester.js';
+import { resumeModel } from '../../src/core/resume.js';
 import { fixTwice, thinkingBlock } from '../helpers/fix-twice.js';
 import { assistant, user } from '../helpers/records.js';
 
@@ -57,5 +58,33 @@ describe('thinking-signature fix', () => {
     expect(fixed.apiValid).toBe(true);
     expect(fixed.loaded).toEqual([4, 3]);
     expect(fixed.plan.after.toString()).not.toContain('"thinking"');
+  });
+});
+
+describe('thinking-signature: reading rows back', () => {
+  it('reads each row that repeats a signature once, for the rule and the request check together', () => {
+    // One response copied on four branches, two copies edited: what a session
+    // made of one conversation repeated (the bench's big session) is full of.
+    const signature = 'EqSIGNATURE0123456789abcdefghijklmn';
+    const records = [
+      user('u1'),
+      think('k1', 'u1', thinkingBlock('plan', signature)),
+      think('k2', 'u1', thinkingBlock('plan, edited', signature), 'N2'),
+      think('k3', 'u1', thinkingBlock('plan', signature), 'N3'),
+      think('k4', 'u1', thinkingBlock('plan, edited again', signature), 'N4'),
+      assistant('a1', { parent: 'k4', messageId: 'N4', text: 'Hi.' }),
+    ];
+    const index = indexOf({ records });
+    const read = vi.spyOn(index, 'recordObject');
+    const resume = resumeModel(index);
+    const found: Array<[string, number]> = [];
+    rule.check({ index, resume, report: (r) => found.push([r.messageId, r.record?.line ?? 0]) } as Parameters<typeof rule.check>[0]);
+    expect(found).toEqual([
+      ['edited', 3],
+      ['edited', 5],
+    ]);
+    expect(resume.request().violations.map((v) => [v.rule, v.record.line])).toEqual([['thinking-modified-latest', 5]]);
+    const lines = read.mock.calls.map(([r]) => r.line).sort((a, b) => a - b);
+    expect(lines).toEqual([2, 3, 4, 5]);
   });
 });
