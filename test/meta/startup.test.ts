@@ -39,11 +39,33 @@ function loadedFrom(entry: string): Map<string, string[]> {
   return packages;
 }
 
+/** The modules `program.ts` loads when a command line names their command (`await import('./commands/….js')`). */
+function commandModules(program: string): string[] {
+  const source = fs.readFileSync(program, 'utf8');
+  return [...new Set([...source.matchAll(/import\('(\.\/commands\/[^']+)'\)/g)].map((m) => m[1] as string))].map((specifier) =>
+    path.resolve(path.dirname(program), specifier.replace(/\.js$/, '.ts')),
+  );
+}
+
 describe('start-up', () => {
+  const program = path.join(SRC, 'program.ts');
+
+  it('loads a command\'s module only when the command runs', () => {
+    expect(staticImports(fs.readFileSync(program, 'utf8')).filter((s) => s.startsWith('./commands/'))).toEqual([]);
+    // Every file of src/commands that defines a command is reached that way.
+    const defined = fs
+      .readdirSync(path.join(SRC, 'commands'))
+      .filter((f) => /export function \w+Command\(.*\): Command \{/.test(fs.readFileSync(path.join(SRC, 'commands', f), 'utf8')))
+      .map((f) => path.join(SRC, 'commands', f))
+      .sort();
+    expect(commandModules(program).sort()).toEqual(defined);
+  });
+
   it('loads commander with the program, and zod only where a config file or a plan is read', () => {
-    const packages = loadedFrom(path.join(SRC, 'program.ts'));
-    expect(packages.has('commander')).toBe(true);
-    const zod = [...packages].filter(([name]) => name === 'zod' || name.startsWith('zod/'));
-    expect(zod.map(([name, chain]) => `${name} via ${chain.join(' -> ')}`)).toEqual([]);
+    expect(loadedFrom(program).has('commander')).toBe(true);
+    for (const entry of [program, ...commandModules(program)]) {
+      const zod = [...loadedFrom(entry)].filter(([name]) => name === 'zod' || name.startsWith('zod/'));
+      expect(zod.map(([name, chain]) => `${name} via ${chain.join(' -> ')}`)).toEqual([]);
+    }
   });
 });
