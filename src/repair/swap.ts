@@ -189,7 +189,14 @@ export function swapCarrying(request: SwapRequest): SwapResult {
         // (the replaced inode's lines came first: one appender writes in order).
         const all = readFrom(current, written);
         const at = all.indexOf(extra);
-        carried.push(extra, at === -1 ? all : Buffer.concat([all.subarray(0, at), all.subarray(at + extra.length)]));
+        const theirs = at === -1 ? all : Buffer.concat([all.subarray(0, at), all.subarray(at + extra.length)]);
+        // Their lines are judged like any other: one under a uuid the fix
+        // changed cannot follow the new bytes, so the old ones go back.
+        if (!followingFits(theirs)) {
+          reverted = true;
+          base = request.fallback;
+        }
+        carried.push(extra, theirs);
         replaced = current;
         accounted = written + all.length;
       } else {

@@ -166,6 +166,32 @@ describe('lines a live session appends during the swap', () => {
     expect(projectFiles()).toEqual([`${SID}.jsonl`]);
   });
 
+  it('a line under a uuid the fix changed, appended to the new file while a late line is carried, puts the old bytes back', () => {
+    plan = renumberPlan();
+    port = racingRename((fd, round) => {
+      if (round === 1) vol.writeSync(fd, LINE_B); // a late line that fits the new bytes
+    });
+    const inner = port;
+    let raced = false;
+    port = {
+      ...inner,
+      appendFile(file, data, opts) {
+        // Between cclint's look at the new file and its append of the late
+        // line, the session appends a line under the uuid the fix changed.
+        if (file === FILE && !raced && String(data) === LINE_B) {
+          raced = true;
+          vol.appendFileSync(FILE, LINE_A);
+        }
+        inner.appendFile(file, data, opts);
+      },
+    };
+    expect(() => commitPlan(plan, options())).toThrow(ConcurrentModificationError);
+    expect(raced).toBe(true);
+    // The replaced file's late line first, then the new file's (one appender writes in order).
+    expect(bytes(FILE).toString()).toBe(plan.before.toString() + LINE_B + LINE_A);
+    expect(projectFiles()).toEqual([`${SID}.jsonl`]);
+  });
+
   it('a line appended before the swap under a uuid the fix changed: nothing is written', () => {
     plan = renumberPlan();
     vol.appendFileSync(FILE, LINE_A);
