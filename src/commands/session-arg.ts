@@ -116,9 +116,11 @@ export function loadSession(arg: string, io: Io): SessionIndex {
   }
   const verdict = notTranscript(index);
   if (verdict !== undefined) throw new PathError(`${file.displayPath}: ${describeNotTranscript(verdict)}`);
-  // A file outside Claude Code's layout has no group to look in (and its
-  // folder may be anything, e.g. ~/Downloads): it stands alone, as with `check <file>`.
-  if (file.role === 'other' || index.unresolvedParents().size === 0) return index;
+  // Parents this file does not hold are looked up in its folder, as
+  // `check <file>` does: the same file named alone or with its folder, by
+  // check or by show, is read the same way (a file outside Claude Code's
+  // layout too: it has no group, but its folder is searched).
+  if (index.unresolvedParents().size === 0) return index;
   const discovery = discover([file.projectDir], io.cwd);
   const group = discovery.groups.find((g) => g.files.some((f) => f.path === file.path));
   const others: SessionIndex[] = [];

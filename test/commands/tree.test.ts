@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { classifyPath } from '../../src/core/discovery.js';
 import { indexFile } from '../../src/engine/linter.js';
@@ -5,7 +7,7 @@ import type { RecordSummary } from '../../src/core/records.js';
 import { resumeModel } from '../../src/core/resume.js';
 import { branchScore } from '../../src/core/score.js';
 import { buildTree } from '../../src/commands/tree.js';
-import { type Sandbox, assistant, boundary, id, progress, run, sandbox, sid, toolResult, user } from './fixture.js';
+import { type Sandbox, assistant, boundary, id, jsonl, progress, run, sandbox, sid, toolResult, user } from './fixture.js';
 
 let box: Sandbox;
 beforeEach(() => {
@@ -214,5 +216,25 @@ describe('buildTree and branchScore', () => {
     expect(records.map((n) => n.record.uuid)).toEqual([id(1), id(2), id(3)]);
     expect(records[1]?.glyph).toBe('!');
     expect(records[1]?.orphan?.reason).toBe('parent cycle');
+  });
+});
+
+describe('a file outside the layout', () => {
+  it('has its parents looked up in its folder, as check does: a parent in a sibling file is no orphaned branch', async () => {
+    // A continuation and the session it continues, copied out of the projects folder.
+    const dir = path.join(box.dir, 'downloads');
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, 'first.jsonl'), jsonl([user(1, null, 'hello'), assistant(2, 1, 'hi')]));
+    fs.writeFileSync(path.join(dir, 'second.jsonl'), jsonl([user(3, 2, 'again'), assistant(4, 3, 'yes')]));
+    const tree = await run(['tree', 'downloads/second.jsonl'], box);
+    expect(tree.stdout.split('\n')[0]).toBe('downloads/second.jsonl: 2 records, 0 forks, 0 orphaned branches; oldest first, times UTC');
+    const check = await run(['check', 'downloads/second.jsonl', '--format', 'json'], box);
+    expect(JSON.parse(check.stdout).results[0].messages.filter((m: { severity: string }) => m.severity !== 'info')).toEqual([]);
+    // Without the file that holds the parent, both say the branch is cut off.
+    fs.rmSync(path.join(dir, 'first.jsonl'));
+    const alone = await run(['tree', 'downloads/second.jsonl'], box);
+    expect(alone.stdout.split('\n')[0]).toBe('downloads/second.jsonl: 2 records, 0 forks, 1 orphaned branch; oldest first, times UTC');
+    const checkAlone = await run(['check', 'downloads/second.jsonl', '--format', 'json'], box);
+    expect(JSON.parse(checkAlone.stdout).results[0].messages.map((m: { ruleId: string }) => m.ruleId)).toContain('phantom-parent');
   });
 });
