@@ -70,13 +70,16 @@ export function renamePlan(index: SessionIndex, source: ByteSource, title: strin
   const sessionId = resume.leaf?.sessionId ?? index.file.layoutSessionId ?? index.records.find((r) => r.sessionId !== undefined)?.sessionId;
   if (sessionId === undefined) throw new UsageError(`${index.file.displayPath}: no session id in the file or its name; cannot title it`);
   const row = customTitleRow(title, sessionId);
-  const sha256Before = new HashingSource(Rewrite.identity(size).source(source)).digest();
   const rewrite = Rewrite.of([
     { kind: 'kept', start: 0, end: size },
     { kind: 'new', bytes: Buffer.from(`${row}\n`, 'utf8') },
   ]);
   const { lint } = runConfig(io, undefined, []);
-  const { index: renamed, sha256: sha256After } = indexRewrite(index.file, rewrite, source);
+  // The index of the new text reads the old bytes in order: they are hashed
+  // as it goes, so the file is read once for both digests, not twice.
+  const original = new HashingSource(Rewrite.identity(size).source(source));
+  const { index: renamed, sha256: sha256After } = indexRewrite(index.file, rewrite, original);
+  const sha256Before = original.digest();
   const edit: RecordEdit = { kind: 'insertAfter', line: renamed.stats.lineCount - 1, after: [row] };
   // Parents in other files of the group resolve the same way after the write.
   const external = new Map<string, ExternalParent>();

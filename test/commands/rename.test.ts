@@ -1,7 +1,13 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox, assistant, run, sandbox, sid, user } from './fixture.js';
+import { renamePlan } from '../../src/commands/rename.js';
+import { classifyPath } from '../../src/core/discovery.js';
+import { type ByteSource, bufferSource } from '../../src/core/reader.js';
+import { indexFile } from '../../src/engine/linter.js';
+import type { Io } from '../../src/io.js';
 
 let box: Sandbox;
 let file: string;
@@ -88,5 +94,30 @@ describe('cclint rename', () => {
     const r = await run(['rename', torn, 'x'], box);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('the last line is not terminated');
+  });
+});
+
+describe('rename plan', () => {
+  it('reads the session once for the new text\'s index and both digests', () => {
+    const bytes = fs.readFileSync(file);
+    let read = 0;
+    const source: ByteSource = {
+      size: bytes.length,
+      read(target, targetOffset, length, position) {
+        const n = bufferSource(bytes).read(target, targetOffset, length, position);
+        read += n;
+        return n;
+      },
+      close: () => undefined,
+    };
+    const quiet = { write: () => undefined, isTTY: false };
+    const io: Io = { stdout: quiet, stderr: quiet, stdinIsTTY: false, env: box.env, cwd: box.dir };
+    const index = indexFile(classifyPath(file, box.dir));
+    const plan = renamePlan(index, source, 'A title', io);
+    // One byte to see that the file ends a line, then every byte once.
+    expect(read).toBe(bytes.length + 1);
+    expect(plan.sha256Before).toBe(createHash('sha256').update(bytes).digest('hex'));
+    const row = `{"type":"custom-title","customTitle":"A title","sessionId":"${sid(1)}"}\n`;
+    expect(plan.sha256After).toBe(createHash('sha256').update(Buffer.concat([bytes, Buffer.from(row)])).digest('hex'));
   });
 });
