@@ -246,6 +246,15 @@ export class SessionIndex {
   readonly duplicates: ReadonlyMap<string, readonly RecordSummary[]>;
   private readonly lineOffsets: Float64Array;
   private readonly lineLengths: Float64Array;
+  /**
+   * By ordinal: the ordinal of the record {@link parentOf} returns, -1 for
+   * none. Filled while the file is read, when the parent's map entry has
+   * just been written (a lookup after the build misses the processor's
+   * caches on a big session: one pass of lookups cost a second on 1.5
+   * million records), and settled at the end for parents written later and
+   * repeated uuids.
+   */
+  private readonly parentOrdinals: Int32Array;
   private readonly openSource: () => ByteSource;
   private source: PooledSource | undefined;
   private bodyDigests: Map<RecordSummary, string> | undefined;
@@ -268,6 +277,7 @@ export class SessionIndex {
     duplicates: Map<string, RecordSummary[]>;
     lineOffsets: Float64Array;
     lineLengths: Float64Array;
+    parentOrdinals: Int32Array;
     openSource: () => ByteSource;
   }) {
     this.file = init.file;
@@ -278,6 +288,7 @@ export class SessionIndex {
     this.duplicates = init.duplicates;
     this.lineOffsets = init.lineOffsets;
     this.lineLengths = init.lineLengths;
+    this.parentOrdinals = init.parentOrdinals;
     this.openSource = init.openSource;
   }
 
@@ -316,6 +327,9 @@ export class SessionIndex {
     };
     let offsets = new Float64Array(1024);
     let lengths = new Float64Array(1024);
+    let parents = new Int32Array(1024);
+    // Ordinals whose parent no record read so far holds: looked up again at the end.
+    const laterParents: number[] = [];
     let blankLines = 0;
     let crlfLines = 0;
     let binaryLines = 0;
@@ -329,7 +343,17 @@ export class SessionIndex {
       if (observed) observer?.record(summary, obj, false);
     };
     const addSummary = (summary: RecordSummary, raw: LineView): void => {
+      const ordinal = records.length;
       records.push(summary);
+      if (ordinal >= parents.length) {
+        const grown = new Int32Array(parents.length * 2);
+        grown.set(parents);
+        parents = grown;
+      }
+      const parentUuid = summary.parentUuid;
+      const parent = typeof parentUuid === 'string' ? byUuid.get(parentUuid) : undefined;
+      parents[ordinal] = parent === undefined ? -1 : parent.ordinal;
+      if (parent === undefined && typeof parentUuid === 'string') laterParents.push(ordinal);
       if (summary.type === 'system' && summary.subtype === 'compact_boundary' && summary.preserved === undefined) {
         // The SDK reader's > 5 MiB pre-compaction skip only sees a boundary
         // whose marker starts within the line's first 256 bytes, and a
@@ -441,6 +465,19 @@ export class SessionIndex {
       // One object under either decoding, as summarizeLatin1 found.
       addRecord(JSON.parse(text) as JsonObject, raw, undefined);
     });
+    // Settle the parents the file order could not: written after their
+    // child, or a uuid a later record repeats (the map keeps the last).
+    const parentOf = (o: number): number => {
+      const parentUuid = (records[o] as RecordSummary).parentUuid as string;
+      return byUuid.get(parentUuid)?.ordinal ?? -1;
+    };
+    for (const o of laterParents) parents[o] = parentOf(o);
+    if (duplicates !== undefined) {
+      const repeated = duplicates;
+      records.forEach((r, o) => {
+        if (typeof r.parentUuid === 'string' && repeated.has(r.parentUuid)) parents[o] = parentOf(o);
+      });
+    }
     if (stats.hasBom) {
       invalidLines.unshift({
         line: 1,
@@ -460,6 +497,7 @@ export class SessionIndex {
       duplicates: duplicates ?? new Map(),
       lineOffsets: offsets,
       lineLengths: lengths,
+      parentOrdinals: parents,
       openSource,
     });
   }
@@ -644,7 +682,12 @@ export class SessionIndex {
 
   /** The record a record's parentUuid names, when it is in this file. */
   parentOf(record: RecordSummary): RecordSummary | undefined {
-    return typeof record.parentUuid === 'string' ? this.byUuid.get(record.parentUuid) : undefined;
+    if (this.records[record.ordinal] !== record) {
+      // Not a record of this index: looked up by uuid.
+      return typeof record.parentUuid === 'string' ? this.byUuid.get(record.parentUuid) : undefined;
+    }
+    const o = this.parentOrdinals[record.ordinal] as number;
+    return o < 0 ? undefined : this.records[o];
   }
 
   /** Records whose effective parent is `uuid`, in file order. */
@@ -708,7 +751,7 @@ export class SessionIndex {
     for (let i = 0; i < records.length; i++) {
       const r = records[i] as RecordSummary;
       if (typeof r.parentUuid !== 'string') continue;
-      const parent = this.byUuid.get(r.parentUuid);
+      const parent = this.parentOf(r);
       if (parent === undefined) {
         const list = ofMissing.get(r.parentUuid);
         if (list === undefined) ofMissing.set(r.parentUuid, [r]);

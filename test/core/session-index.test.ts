@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bufferSource } from '../../src/core/reader.js';
 import { MAX_OPEN_SOURCES, SessionIndex, type SessionFile } from '../../src/core/session-index.js';
-import { indexText } from '../support/corpus.js';
+import fs from 'node:fs';
+import { corpusFiles, indexText } from '../support/corpus.js';
 
 const fileOf = (path: string): SessionFile => ({
   path,
@@ -58,6 +59,45 @@ describe('SessionIndex.childrenOf', () => {
     expect(index.childrenOf('a')).toEqual([]);
     expect(index.childrenOf('b').map((r) => [r.uuid, r.line])).toEqual([['x', 5]]);
     expect(index.childrenOf('x').map((r) => r.uuid)).toEqual(['y']);
+  });
+});
+
+describe('SessionIndex.parentOf', () => {
+  /** What parentOf promises: the record the uuid map keeps for the parent uuid (the last body of a repeated one). */
+  const byMap = (index: SessionIndex) => (r: SessionIndex['records'][number]) =>
+    typeof r.parentUuid === 'string' ? index.byUuid.get(r.parentUuid) : undefined;
+
+  it('is the uuid map\'s record for parents written before, after, repeated later, and for a record its own parent', () => {
+    const index = indexText(
+      [
+        '{"type":"user","uuid":"c","parentUuid":"b"}', // its parent comes later in the file
+        '{"type":"user","uuid":"a","parentUuid":null}',
+        '{"type":"user","uuid":"b","parentUuid":"a"}',
+        '{"type":"user","uuid":"d","parentUuid":"a"}', // "a" is written again below: the last copy wins
+        '{"type":"user","uuid":"a","parentUuid":"x"}',
+        '{"type":"user","uuid":"e","parentUuid":"e"}', // its own parent
+        '{"type":"user","uuid":"f","parentUuid":"gone"}',
+        '{"type":"user","uuid":"g"}',
+        '{"type":"user","uuid":"h","parentUuid":7}',
+        '',
+      ].join('\n'),
+    );
+    expect(index.records.map((r) => index.parentOf(r)?.line ?? null)).toEqual([3, null, 5, 5, null, 6, null, null, null]);
+    expect(index.records.map((r) => index.parentOf(r))).toEqual(index.records.map(byMap(index)));
+  });
+
+  it('a record of another index is looked up by its parent uuid', () => {
+    const index = indexText('{"type":"user","uuid":"a","parentUuid":null}\n{"type":"user","uuid":"b","parentUuid":"a"}\n');
+    const other = indexText('{"type":"user","uuid":"z","parentUuid":null}\n{"type":"user","uuid":"y","parentUuid":"a"}\n');
+    expect(index.parentOf(other.records[1] as SessionIndex['records'][number])).toBe(index.records[0]);
+    expect(index.parentOf(other.records[0] as SessionIndex['records'][number])).toBeUndefined();
+  });
+
+  it('agrees with the uuid map on every record of the corpus', () => {
+    for (const file of corpusFiles()) {
+      const index = indexText(fs.readFileSync(file.absolute));
+      expect(index.records.map((r) => index.parentOf(r)), file.relative).toEqual(index.records.map(byMap(index)));
+    }
   });
 });
 
