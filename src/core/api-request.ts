@@ -194,7 +194,7 @@ export function serverSplit(index: SessionIndex, result: RecordSummary): ServerS
   // Hanging from the response, written between the call and the result.
   for (let o = call.ordinal + 1; o < result.ordinal; o++) {
     const r = index.records[o] as RecordSummary;
-    if (between.has(r) || !splitsResponse(r) || (r.uuid !== undefined && index.byUuid.get(r.uuid) !== r)) continue;
+    if (between.has(r) || !splitsResponse(r) || !index.isEffective(r)) continue;
     const parent = index.parentOf(r);
     if (parent !== undefined && (response.has(parent) || between.has(parent))) between.add(r);
   }

@@ -442,10 +442,10 @@ export function misplacedParents(index: SessionIndex): RecordSummary[] {
     const started = r.type === 'assistant' && r.messageId !== undefined && seen.has(r.messageId);
     if (r.type === 'assistant' && r.messageId !== undefined) seen.add(r.messageId);
     if (!isConversational(r) || typeof r.parentUuid !== 'string' || (r.isSidechain && !agent)) continue;
-    if (r.uuid === undefined || index.byUuid.get(r.uuid) !== r) continue;
+    if (r.uuid === undefined || !index.isEffective(r)) continue;
     // A uuid two records share is the cause to repair first (duplicate-uuid).
     if (index.duplicates.has(r.uuid) || index.duplicates.has(r.parentUuid)) continue;
-    const parent = index.byUuid.get(r.parentUuid);
+    const parent = index.parentOf(r);
     if (parent === undefined || parent.isSidechain !== r.isSidechain) continue;
     const m = nearestMessage(index, parent);
     if (m === undefined) continue;

@@ -781,12 +781,17 @@ export class SessionIndex {
    */
   effectiveRecords(): readonly RecordSummary[] {
     if (this.effectiveCache === undefined) {
-      this.effectiveCache =
-        this.duplicates.size === 0
-          ? this.records
-          : this.records.filter((r) => r.uuid === undefined || this.byUuid.get(r.uuid) === r);
+      this.effectiveCache = this.duplicates.size === 0 ? this.records : this.records.filter((r) => this.isEffective(r));
     }
     return this.effectiveCache;
+  }
+
+  /** The record is one {@link effectiveRecords} lists: no uuid, or the last body of its uuid. */
+  isEffective(record: RecordSummary): boolean {
+    if (record.uuid === undefined) return true;
+    // Without repeated uuids every record of this index is its uuid's only one.
+    if (this.duplicates.size === 0 && this.records[record.ordinal] === record) return true;
+    return this.byUuid.get(record.uuid) === record;
   }
 
   /**

@@ -26,7 +26,7 @@ export function subagentChain(index: SessionIndex): RecordSummary[] | undefined 
   for (let r: RecordSummary | undefined = last; r !== undefined && !seen.has(r); ) {
     seen.add(r);
     chain.push(r);
-    r = typeof r.parentUuid === 'string' ? index.byUuid.get(r.parentUuid) : undefined;
+    r = index.parentOf(r);
   }
   return chain.reverse();
 }
