@@ -72,7 +72,7 @@ export function forkReport(index: SessionIndex, resume: ResumeModel): ForkReport
   const abandoned: AbandonedBranch[] = [];
   let sizes: SubtreeSizes | null | undefined; // null: the graph has a cycle, measure each branch by walking it
   for (const parent of index.effectiveRecords()) {
-    if (parent.uuid === undefined || !index.isChainRow(parent) || index.childCount(parent.uuid) < 2) continue;
+    if (parent.uuid === undefined || !index.isChainRow(parent) || index.childCountOf(parent) < 2) continue;
     const children = index.childrenOf(parent.uuid);
     const kind = classifyFork(parent, children);
     counts[kind]++;

@@ -141,7 +141,7 @@ function facts(index: SessionIndex): Facts {
 function abandonedAttempts(index: SessionIndex): Int32Array {
   const marks = new Int32Array(index.records.length).fill(-1);
   for (const parent of index.effectiveRecords()) {
-    if (parent.uuid === undefined || index.childCount(parent.uuid) < 2) continue;
+    if (parent.uuid === undefined || index.childCountOf(parent) < 2) continue;
     const prompts = index.childrenOf(parent.uuid).filter((c) => isTypedPrompt(c) && !c.isSidechain);
     if (prompts.length < 2) continue;
     const kept = prompts.reduce((best, c) => (c.time > best.time || (!(c.time < best.time) && c.ordinal > best.ordinal) ? c : best));

@@ -661,7 +661,7 @@ export class SessionIndex {
     this.missingParentCache ??= new Uint8Array(this.records.length);
     const known = this.missingParentCache[record.ordinal];
     if (known !== 0) return known === 2;
-    const missing = !this.byUuid.has(parent) && this.externalParents.get(parent) === undefined;
+    const missing = this.parentOf(record) === undefined && this.externalParents.get(parent) === undefined;
     this.missingParentCache[record.ordinal] = missing ? 2 : 1;
     return missing;
   }
@@ -673,9 +673,9 @@ export class SessionIndex {
   unresolvedParents(): ReadonlySet<string> {
     if (this.unresolvedCache !== undefined) return this.unresolvedCache;
     const missing = new Set<string>();
-    for (const r of this.records) {
-      if (typeof r.parentUuid === 'string' && !this.byUuid.has(r.parentUuid)) missing.add(r.parentUuid);
-    }
+    this.records.forEach((r, o) => {
+      if (typeof r.parentUuid === 'string' && (this.parentOrdinals[o] as number) < 0) missing.add(r.parentUuid);
+    });
     this.unresolvedCache = missing;
     return missing;
   }
@@ -701,6 +701,17 @@ export class SessionIndex {
     const children = new Array<RecordSummary>(to - from);
     for (let i = from; i < to; i++) children[i - from] = this.records[table.children[i] as number] as RecordSummary;
     return children;
+  }
+
+  /**
+   * {@link childCount} of a record's uuid, read by its ordinal (no lookup by
+   * uuid) when it is a record of this index that holds its uuid.
+   */
+  childCountOf(record: RecordSummary): number {
+    if (record.uuid === undefined) return 0;
+    if (this.records[record.ordinal] !== record || !this.isEffective(record)) return this.childCount(record.uuid);
+    const table = (this.childrenCache ??= this.childTable());
+    return (table.start[record.ordinal + 1] as number) - (table.start[record.ordinal] as number);
   }
 
   /** How many records {@link childrenOf} would list, without building the list. */

@@ -113,7 +113,7 @@ export default defineRule({
         return !results.some((result) => rows.some((s) => index.isAncestor(s, result)));
       });
       if (unanswered.length === 0) continue;
-      const endsBranch = record.uuid !== undefined && index.childCount(record.uuid) === 0 && record.recovery === undefined;
+      const endsBranch = record.uuid !== undefined && index.childCountOf(record) === 0 && record.recovery === undefined;
       const fix = endsBranch ? syntheticResultFix(index, record, unanswered) : undefined;
       const { what, severity } = fate(record);
       for (const id of unanswered) {

@@ -118,6 +118,18 @@ describe('SessionIndex.childCount and isAncestor', () => {
     expect(['a', 'b', 'c', 'ghost'].map((u) => index.childCount(u))).toEqual([2, 1, 0, 1]);
   });
 
+  it('childCountOf a record is childCount of its uuid, an older copy of a repeated uuid and a record of another index included', () => {
+    expect(index.records.map((r) => index.childCountOf(r))).toEqual(index.records.map((r) => index.childCount(r.uuid as string)));
+    const repeated = indexText([line('a', null), line('b', 'a'), line('a', null), line('c', 'a'), '{"type":"user"}'].join('\n') + '\n');
+    expect(repeated.records.map((r) => repeated.childCountOf(r))).toEqual([2, 0, 2, 0, 0]);
+    expect(index.childCountOf(repeated.records[0] as (typeof repeated.records)[number])).toBe(2); // "a" of the other index: looked up by uuid
+    for (const file of corpusFiles()) {
+      const each = indexText(fs.readFileSync(file.absolute));
+      const byUuid = each.records.map((r) => (r.uuid === undefined ? 0 : each.childCount(r.uuid)));
+      expect(each.records.map((r) => each.childCountOf(r)), file.relative).toEqual(byUuid);
+    }
+  });
+
   it('answers ancestry along parent links only, and survives a cycle', () => {
     expect(index.isAncestor(at('a'), at('c'))).toBe(true);
     expect(index.isAncestor(at('a'), at('a'))).toBe(true);
