@@ -77,6 +77,9 @@ describe('terminalSafeJsonChunks', () => {
     for (const value of values) {
       expect(join(value)).toBe(terminalSafeJson(value));
       expect(join(value, 4)).toBe(terminalSafeJson(value, 4));
+      // JSON.stringify indents by ten spaces at most, and by whole ones.
+      expect(join(value, 12)).toBe(terminalSafeJson(value, 12));
+      expect(join(value, 2.5)).toBe(terminalSafeJson(value, 2.5));
     }
   });
 
