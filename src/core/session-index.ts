@@ -308,9 +308,16 @@ export class SessionIndex {
     // record it names (whose hash every later map lookup then reuses), and a
     // message.id the previous response row's; neither goes in `interned`,
     // which would keep every one of them.
+    // The record the latest parent lookup found: summarize asks for the
+    // parent's string before the summary is added, and addSummary takes the
+    // record from here instead of looking the uuid up a second time.
+    let parentFound: RecordSummary | undefined;
     const intern = (s: string | undefined, field: InternedField): string | undefined => {
       if (s === undefined) return undefined;
-      if (field === PARENT_UUID_FIELD) return byUuid.get(s)?.uuid ?? s;
+      if (field === PARENT_UUID_FIELD) {
+        parentFound = byUuid.get(s);
+        return parentFound?.uuid ?? s;
+      }
       const last = lastInterned[field];
       if (s === last) return last;
       if (field === MESSAGE_ID_FIELD) {
@@ -351,7 +358,11 @@ export class SessionIndex {
         parents = grown;
       }
       const parentUuid = summary.parentUuid;
-      const parent = typeof parentUuid === 'string' ? byUuid.get(parentUuid) : undefined;
+      // (The latest lookup may have been of another field's uuid, which the
+      // uuid of what it found tells.)
+      const parent =
+        typeof parentUuid !== 'string' ? undefined : parentFound?.uuid === parentUuid ? parentFound : byUuid.get(parentUuid);
+      parentFound = undefined;
       parents[ordinal] = parent === undefined ? -1 : parent.ordinal;
       if (parent === undefined && typeof parentUuid === 'string') laterParents.push(ordinal);
       if (summary.type === 'system' && summary.subtype === 'compact_boundary' && summary.preserved === undefined) {
@@ -473,10 +484,15 @@ export class SessionIndex {
     };
     for (const o of laterParents) parents[o] = parentOf(o);
     if (duplicates !== undefined) {
-      const repeated = duplicates;
-      records.forEach((r, o) => {
-        if (typeof r.parentUuid === 'string' && repeated.has(r.parentUuid)) parents[o] = parentOf(o);
-      });
+      // A parent found when its child was read may be a copy a later one
+      // replaced in the map: marked by ordinal, so that finding those
+      // children hashes nothing.
+      const replaced = new Uint8Array(records.length);
+      for (const copies of duplicates.values()) for (let i = 0; i < copies.length - 1; i++) replaced[(copies[i] as RecordSummary).ordinal] = 1;
+      for (let o = 0; o < records.length; o++) {
+        const p = parents[o] as number;
+        if (p >= 0 && replaced[p] === 1) parents[o] = parentOf(o);
+      }
     }
     if (stats.hasBom) {
       invalidLines.unshift({

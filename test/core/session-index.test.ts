@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { bufferSource } from '../../src/core/reader.js';
 import { MAX_OPEN_SOURCES, SessionIndex, type SessionFile } from '../../src/core/session-index.js';
 import fs from 'node:fs';
-import { corpusFiles, indexText } from '../support/corpus.js';
+import { corpusFiles, indexText, SHARED_CORPUS } from '../support/corpus.js';
+
+/** The bundled corpus, and the shared one when it is beside the repository (CI has it). */
+const everyCorpusFile = () => [...corpusFiles(), ...(fs.existsSync(`${SHARED_CORPUS.root}/SOURCES.md`) ? corpusFiles(SHARED_CORPUS) : [])];
 
 const fileOf = (path: string): SessionFile => ({
   path,
@@ -79,10 +82,13 @@ describe('SessionIndex.parentOf', () => {
         '{"type":"user","uuid":"f","parentUuid":"gone"}',
         '{"type":"user","uuid":"g"}',
         '{"type":"user","uuid":"h","parentUuid":7}',
+        // The second result of two parallel calls hangs from the first and names the calling row.
+        '{"type":"user","uuid":"i","parentUuid":"g","sourceToolAssistantUUID":"e"}',
+        '{"type":"user","uuid":"j","parentUuid":"nowhere","sourceToolAssistantUUID":"g"}',
         '',
       ].join('\n'),
     );
-    expect(index.records.map((r) => index.parentOf(r)?.line ?? null)).toEqual([3, null, 5, 5, null, 6, null, null, null]);
+    expect(index.records.map((r) => index.parentOf(r)?.line ?? null)).toEqual([3, null, 5, 5, null, 6, null, null, null, 8, null]);
     expect(index.records.map((r) => index.parentOf(r))).toEqual(index.records.map(byMap(index)));
   });
 
@@ -94,7 +100,7 @@ describe('SessionIndex.parentOf', () => {
   });
 
   it('agrees with the uuid map on every record of the corpus', () => {
-    for (const file of corpusFiles()) {
+    for (const file of everyCorpusFile()) {
       const index = indexText(fs.readFileSync(file.absolute));
       expect(index.records.map((r) => index.parentOf(r)), file.relative).toEqual(index.records.map(byMap(index)));
     }
@@ -123,7 +129,7 @@ describe('SessionIndex.childCount and isAncestor', () => {
     const repeated = indexText([line('a', null), line('b', 'a'), line('a', null), line('c', 'a'), '{"type":"user"}'].join('\n') + '\n');
     expect(repeated.records.map((r) => repeated.childCountOf(r))).toEqual([2, 0, 2, 0, 0]);
     expect(index.childCountOf(repeated.records[0] as (typeof repeated.records)[number])).toBe(2); // "a" of the other index: looked up by uuid
-    for (const file of corpusFiles()) {
+    for (const file of everyCorpusFile()) {
       const each = indexText(fs.readFileSync(file.absolute));
       const byUuid = each.records.map((r) => (r.uuid === undefined ? 0 : each.childCount(r.uuid)));
       expect(each.records.map((r) => each.childCountOf(r)), file.relative).toEqual(byUuid);
