@@ -112,6 +112,18 @@ function thinkingOf(index: SessionIndex, row: RecordSummary, key: string): { sig
  * on more than one row: the original response, as far as the file tells.
  */
 export function repeatedSignatures(index: SessionIndex): ReadonlyMap<string, readonly RecordSummary[]> {
+  let repeated = repeatedByIndex.get(index);
+  if (repeated === undefined) {
+    repeated = findRepeatedSignatures(index);
+    repeatedByIndex.set(index, repeated);
+  }
+  return repeated;
+}
+
+/** Per index, {@link repeatedSignatures}' answer: the rule and {@link editedThinking} both ask. */
+const repeatedByIndex = new WeakMap<SessionIndex, ReadonlyMap<string, readonly RecordSummary[]>>();
+
+function findRepeatedSignatures(index: SessionIndex): ReadonlyMap<string, readonly RecordSummary[]> {
   const rows = new Map<string, RecordSummary[]>();
   for (const r of index.records) {
     for (const key of r.signatureKeys) {
