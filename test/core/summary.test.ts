@@ -70,7 +70,7 @@ describe('record summary', () => {
       { sessionId: 's1', cwd: '', slug: undefined, agentId: undefined },
       { sessionId: undefined, cwd: undefined, slug: undefined, agentId: undefined },
     ];
-    for (const e of [...envelopes, ...envelopes.reverse(), ...envelopes]) {
+    for (const e of [...envelopes, ...[...envelopes].reverse(), ...envelopes]) {
       const r = of({ type: 'user', uuid: 'u', ...e, message: { role: 'user', content: 'hi' } });
       expect({ sessionId: r.sessionId, cwd: r.cwd, slug: r.slug, agentId: r.agentId }).toEqual(e);
     }
