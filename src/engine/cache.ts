@@ -444,7 +444,7 @@ export function cachedOutcomes(
   const folder = folderOf(groups);
   if (folder === undefined) return [];
   let problem = false;
-  // Only looks: nothing of the folder is read, and nothing stored.
+  // Only looks: no transcript of the folder is read.
   const store = groupStore<StoredOutcome>(config, projectFiles, () => (problem = true), true, true);
   const hits: StoredOutcome[] = [];
   for (const group of groups) {
@@ -452,6 +452,11 @@ export function cachedOutcomes(
     if (lookup.hit === undefined || problem) return undefined;
     hits.push(lookup.hit);
   }
+  // A file stored while racy that has settled was hashed by the lookup: the
+  // entry says so from now on (saved only then), or every later run would
+  // hash it again. A folder whose entry cannot be written is linted the
+  // other way, which says why.
+  if (store.save().length > 0) return undefined;
   return folder.shown(hits);
 }
 

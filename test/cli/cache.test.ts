@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { classifyPath } from '../../src/core/discovery.js';
-import { groupStore, lintFolderCached, racyIndexer, type CacheConfig, type FolderLinter } from '../../src/engine/cache.js';
+import { cachedOutcomes, groupStore, lintFolderCached, racyIndexer, type CacheConfig, type FolderLinter } from '../../src/engine/cache.js';
 import { lintFolder } from '../../src/engine/linter.js';
 import { RULES } from '../../src/rules/index.js';
 import { SessionIndex } from '../../src/core/session-index.js';
@@ -378,6 +378,26 @@ describe('the folder cache', () => {
     expect(readsOf(() => once.lookup(dir, [victim]).hit)).toEqual({ hit: 1, reads: 1 });
     once.save();
     expect(readsOf(() => settledStore().lookup(dir, [victim]).hit)).toEqual({ hit: 1, reads: 0 });
+  });
+
+  it('a folder in which nothing changed but a file stored while racy has settled: hashed on the next run, not on the one after', () => {
+    const { box, root } = projects();
+    const dir = path.join(root, '-home-dev-webapp');
+    const { files, groups, projectFiles } = folder(dir);
+    const racy: CacheConfig = { dir: path.join(box.root, 'c'), stamp: 'test', racyMs: 60_000, namespace: 'x' };
+    const options = { rules: RULES, severities: new Map(), only: undefined };
+    const lint: FolderLinter = (some, indexer, emit, partial, uuids) => lintFolder(some, projectFiles, options, emit, indexer, { partial, uuids });
+    lintFolderCached(racy, groups, projectFiles, () => undefined, lint);
+    const settled: CacheConfig = { ...racy, racyMs: 0 };
+    const opensOfRun = (): number => {
+      const opened = vi.spyOn(fs, 'openSync');
+      expect(cachedOutcomes(settled, groups, projectFiles)).toHaveLength(groups.length);
+      const count = opened.mock.calls.filter(([p]) => files.includes(p as string)).length;
+      opened.mockRestore();
+      return count;
+    };
+    expect(opensOfRun()).toBe(files.length);
+    expect(opensOfRun()).toBe(0);
   });
 });
 
