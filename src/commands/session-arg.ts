@@ -118,10 +118,12 @@ export function loadSession(arg: string, io: Io): SessionIndex {
   if (verdict !== undefined) throw new PathError(`${file.displayPath}: ${describeNotTranscript(verdict)}`);
   // Parents this file does not hold are looked up in its folder, as
   // `check <file>` does: the same file named alone or with its folder, by
-  // check or by show, is read the same way (a file outside Claude Code's
-  // layout too: it has no group, but its folder is searched).
+  // check or by show, is read the same way. A file of Claude Code's layout
+  // is read with its group (its subagents); one outside it (in ~/Downloads,
+  // say) has no group, and is named alone as check names it, which lists
+  // its folder's transcripts without walking every folder below it.
   if (index.unresolvedParents().size === 0) return index;
-  const discovery = discover([file.projectDir], io.cwd);
+  const discovery = discover([file.role === 'other' ? file.path : file.projectDir], io.cwd);
   const group = discovery.groups.find((g) => g.files.some((f) => f.path === file.path));
   const others: SessionIndex[] = [];
   for (const other of group?.files ?? []) {

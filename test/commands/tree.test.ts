@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { classifyPath } from '../../src/core/discovery.js';
 import { indexFile } from '../../src/engine/linter.js';
 import type { RecordSummary } from '../../src/core/records.js';
@@ -226,7 +226,15 @@ describe('a file outside the layout', () => {
     fs.mkdirSync(dir);
     fs.writeFileSync(path.join(dir, 'first.jsonl'), jsonl([user(1, null, 'hello'), assistant(2, 1, 'hi')]));
     fs.writeFileSync(path.join(dir, 'second.jsonl'), jsonl([user(3, 2, 'again'), assistant(4, 3, 'yes')]));
+    // Folders below it are not the file's: they are not walked (check does not walk them either).
+    fs.mkdirSync(path.join(dir, 'deep', 'er'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'deep', 'er', 'other.jsonl'), jsonl([user(5, null, 'elsewhere')]));
+    const listed = vi.spyOn(fs, 'readdirSync');
     const tree = await run(['tree', 'downloads/second.jsonl'], box);
+    const walked = listed.mock.calls.map(([p]) => String(p));
+    listed.mockRestore();
+    // (Its folder is listed, and each subfolder's `subagents` looked for, as for any project folder.)
+    expect(walked.filter((p) => p === path.join(dir, 'deep') || p.startsWith(path.join(dir, 'deep', 'er')))).toEqual([]);
     expect(tree.stdout.split('\n')[0]).toBe('downloads/second.jsonl: 2 records, 0 forks, 0 orphaned branches; oldest first, times UTC');
     const check = await run(['check', 'downloads/second.jsonl', '--format', 'json'], box);
     expect(JSON.parse(check.stdout).results[0].messages.filter((m: { severity: string }) => m.severity !== 'info')).toEqual([]);
