@@ -160,14 +160,11 @@ function atDepth(value: unknown, indent: number, depth: number): string {
   let wrapped: unknown = value === undefined || typeof value === 'function' || typeof value === 'symbol' ? null : value;
   for (let k = 0; k < depth; k++) wrapped = [wrapped];
   const text = JSON.stringify(wrapped, null, indent);
-  // `[\n  [\n    ` before the value and `\n  ]\n]` after it, for depth 2.
-  let before = 0;
-  let after = 0;
-  for (let k = 0; k < depth; k++) {
-    before += indent * k + 2;
-    after += indent * k + 2;
-  }
-  return text.slice(before + indent * depth, text.length - after);
+  // `[\n  [\n    ` before the value and `\n  ]\n]` after it, for depth 2:
+  // each wrapper takes a bracket, a line break and its indent on each side.
+  let wrappers = 0;
+  for (let k = 0; k < depth; k++) wrappers += indent * k + 2;
+  return text.slice(wrappers + indent * depth, text.length - wrappers);
 }
 
 /** The text of a value at `depth`, terminal-safe. */

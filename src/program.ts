@@ -42,7 +42,7 @@ const COMMANDS: ReadonlyArray<readonly [string, (io: Io, setExit: SetExit) => Pr
  * with every command when it names none of them (help, a mistyped name that
  * help then corrects).
  */
-export async function createProgram(io: Io, setExit: SetExit, argv: readonly string[] = []): Promise<Command> {
+async function createProgram(io: Io, setExit: SetExit, argv: readonly string[]): Promise<Command> {
   const version = argv.length === 1 && (argv[0] === '-v' || argv[0] === '--version');
   const named = version ? [] : COMMANDS.filter(([name]) => name === argv[0]);
   const program = new Command('cclint')
