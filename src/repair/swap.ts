@@ -104,6 +104,12 @@ export function swapCarrying(request: SwapRequest): SwapResult {
     return request.fits(seen);
   };
 
+  /** From now on the old bytes are written instead of the new ones, every appended byte after them. */
+  const revert = (): void => {
+    reverted = true;
+    base = request.fallback;
+  };
+
   // The inode being replaced, and how much of it is in base + carried.
   let replaced = request.old;
   let accounted = request.planned;
@@ -128,8 +134,7 @@ export function swapCarrying(request: SwapRequest): SwapResult {
         if (!reverted && !followingFits(more)) {
           if (!renamed) throw notWritten();
           // Put the old bytes back instead, with every new line.
-          reverted = true;
-          base = request.fallback;
+          revert();
           carried.push(more);
           accounted += more.length;
           removeQuietly(port, temp);
@@ -170,10 +175,7 @@ export function swapCarrying(request: SwapRequest): SwapResult {
           `${shown} kept getting lines in its replaced file while cclint wrote it (${round} rounds); the session looks live: close it and run again`,
         );
       }
-      if (!reverted && !followingFits(extra)) {
-        reverted = true;
-        base = request.fallback;
-      }
+      if (!reverted && !followingFits(extra)) revert();
       const current = port.openRead(file);
       handles.push(current);
       const rest = readFrom(current, written);
@@ -192,10 +194,7 @@ export function swapCarrying(request: SwapRequest): SwapResult {
         const theirs = at === -1 ? all : Buffer.concat([all.subarray(0, at), all.subarray(at + extra.length)]);
         // Their lines are judged like any other: one under a uuid the fix
         // changed cannot follow the new bytes, so the old ones go back.
-        if (!followingFits(theirs)) {
-          reverted = true;
-          base = request.fallback;
-        }
+        if (!followingFits(theirs)) revert();
         carried.push(extra, theirs);
         replaced = current;
         accounted = written + all.length;
