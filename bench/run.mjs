@@ -495,6 +495,7 @@ const floorArgs = (target) => [SELF, '--floor-child', target];
 const walkArgs = (target) => [SELF, '--walk-child', target];
 const cclintArgs = (target, ...more) => [CLI, 'check', target, '--format', 'json', ...more];
 const cacheEnv = { ...process.env, CCLINT_HOME };
+const oneThreadEnv = { ...process.env, CCLINT_THREADS: '1' };
 
 function median(values) {
   const s = [...values].sort((a, b) => a - b);
@@ -585,7 +586,7 @@ function compare(name, target, runs) {
       log(`${name}: run ${i + 1} of ${runs}`);
       floor.push(measure('floor', floorArgs(target), [0]));
       cold.push(measure('cclint', cclintArgs(target), accept));
-      if (threaded) oneThread.push(measure('cclint, one thread', cclintArgs(target), accept, { ...process.env, CCLINT_THREADS: '1' }));
+      if (threaded) oneThread.push(measure('cclint, one thread', cclintArgs(target), accept, oneThreadEnv));
       rmTree(CCLINT_HOME);
       coldCache.push(measure('cold --cache', cclintArgs(target, '--cache'), accept, cacheEnv));
       appendRecord(file);
@@ -644,7 +645,7 @@ function compareSearch(target, runs, words) {
       floor.push(measure('floor', floorArgs(target), [0]));
       for (const w of perWord) {
         w.cold.push(measure(`search ${w.word}`, args(w.word), accept));
-        w.oneThread.push(measure(`search ${w.word} 1 thread`, args(w.word), accept, { ...process.env, CCLINT_THREADS: '1' }));
+        w.oneThread.push(measure(`search ${w.word} 1 thread`, args(w.word), accept, oneThreadEnv));
         rmTree(CCLINT_HOME);
         w.coldCache.push(measure(`search ${w.word} cold --cache`, args(w.word, '--cache'), accept, cacheEnv));
         appendRecord(file);
