@@ -27,6 +27,17 @@ afterEach(() => {
 });
 
 /** A projects root with the demo project and a session with subagents (parents across files). */
+/** What `act` gives, and how many times it opened one of `files` (fs.openSync) meanwhile. */
+async function opensOf<T>(files: readonly string[], act: () => T | Promise<T>): Promise<{ value: Awaited<T>; opens: number }> {
+  const opened = vi.spyOn(fs, 'openSync');
+  try {
+    const value = await act();
+    return { value, opens: opened.mock.calls.filter(([p]) => files.includes(String(p))).length };
+  } finally {
+    opened.mockRestore();
+  }
+}
+
 function projects(): { box: Sandbox; root: string } {
   const box = sandbox();
   boxes.push(box);
@@ -352,7 +363,7 @@ describe('the folder cache', () => {
     expect(store().lookup(dir, [victim]).hit).toBeUndefined();
   });
 
-  it('hashes a file stored while it was racy once it has settled, then trusts its times again', () => {
+  it('hashes a file stored while it was racy once it has settled, then trusts its times again', async () => {
     const { box, root } = projects();
     const dir = path.join(root, '-home-dev-webapp');
     const { files, projectFiles } = folder(dir);
@@ -367,20 +378,13 @@ describe('the folder cache', () => {
     first.save();
     // Settled: no racy window any more.
     const settledStore = () => groupStore<number>({ ...racy, racyMs: 0 }, projectFiles, () => undefined, false);
-    const readsOf = (look: () => number | undefined): { hit: number | undefined; reads: number } => {
-      const opened = vi.spyOn(fs, 'openSync');
-      const hit = look();
-      const reads = opened.mock.calls.filter(([p]) => p === victim).length;
-      opened.mockRestore();
-      return { hit, reads };
-    };
     const once = settledStore();
-    expect(readsOf(() => once.lookup(dir, [victim]).hit)).toEqual({ hit: 1, reads: 1 });
+    expect(await opensOf([victim], () => once.lookup(dir, [victim]).hit)).toEqual({ value: 1, opens: 1 });
     once.save();
-    expect(readsOf(() => settledStore().lookup(dir, [victim]).hit)).toEqual({ hit: 1, reads: 0 });
+    expect(await opensOf([victim], () => settledStore().lookup(dir, [victim]).hit)).toEqual({ value: 1, opens: 0 });
   });
 
-  it('a folder in which nothing changed but a file stored while racy has settled: hashed on the next run, not on the one after', () => {
+  it('a folder in which nothing changed but a file stored while racy has settled: hashed on the next run, not on the one after', async () => {
     const { box, root } = projects();
     const dir = path.join(root, '-home-dev-webapp');
     const { files, groups, projectFiles } = folder(dir);
@@ -389,15 +393,9 @@ describe('the folder cache', () => {
     const lint: FolderLinter = (some, indexer, emit, partial, uuids) => lintFolder(some, projectFiles, options, emit, indexer, { partial, uuids });
     lintFolderCached(racy, groups, projectFiles, () => undefined, lint);
     const settled: CacheConfig = { ...racy, racyMs: 0 };
-    const opensOfRun = (): number => {
-      const opened = vi.spyOn(fs, 'openSync');
-      expect(cachedOutcomes(settled, groups, projectFiles)).toHaveLength(groups.length);
-      const count = opened.mock.calls.filter(([p]) => files.includes(p as string)).length;
-      opened.mockRestore();
-      return count;
-    };
-    expect(opensOfRun()).toBe(files.length);
-    expect(opensOfRun()).toBe(0);
+    const nextRun = () => opensOf(files, () => cachedOutcomes(settled, groups, projectFiles)?.length);
+    expect(await nextRun()).toEqual({ value: groups.length, opens: files.length });
+    expect(await nextRun()).toEqual({ value: groups.length, opens: 0 });
   });
 });
 
@@ -416,13 +414,8 @@ describe('check --cache, per session group', () => {
     await run([...args, '--cache'], { env: box.env, cwd: box.root });
     const session = jsonlFiles(path.join(root, '-home-dev-webapp'))[0] as string;
     fs.appendFileSync(session, `${fs.readFileSync(session, 'utf8').split('\n')[2]}\n`); // racy: changed just now
-    const opens = async (withCache: boolean): Promise<number> => {
-      const opened = vi.spyOn(fs, 'openSync');
-      await run(withCache ? [...args, '--cache'] : args, { env: box.env, cwd: box.root });
-      const count = opened.mock.calls.filter(([p]) => p === session).length;
-      opened.mockRestore();
-      return count;
-    };
+    const opens = async (withCache: boolean): Promise<number> =>
+      (await opensOf([session], () => run(withCache ? [...args, '--cache'] : args, { env: box.env, cwd: box.root }))).opens;
     const cached = await opens(true);
     expect(cached).toBeGreaterThan(0);
     expect(cached).toBe(await opens(false));
