@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { classifyPath } from '../../src/core/discovery.js';
-import { cachedOutcomes, groupStore, lintFolderCached, racyIndexer, type CacheConfig, type FolderLinter } from '../../src/engine/cache.js';
+import { cachedOutcomes, groupStore, lintFolderCached, racyIndexer, type CacheConfig, type FolderLinter, type GroupStore } from '../../src/engine/cache.js';
 import { lintFolder } from '../../src/engine/linter.js';
 import { RULES } from '../../src/rules/index.js';
 import { SessionIndex } from '../../src/core/session-index.js';
@@ -36,6 +36,16 @@ async function opensOf<T>(files: readonly string[], act: () => T | Promise<T>): 
   } finally {
     opened.mockRestore();
   }
+}
+
+/** Looks a one-file group up (a miss), reads the file as the linter would (hashing it when racy), stores `value` and saves. */
+function storeAfterReading(store: GroupStore<number>, projectDir: string, file: string, root: string, value: number): void {
+  const miss = store.lookup(projectDir, [file]);
+  if (miss.hit !== undefined) throw new Error('unexpected hit');
+  const hashes = new Map<string, string>();
+  racyIndexer(miss.racy, hashes)(classifyPath(file, root));
+  miss.store(value, false, hashes);
+  store.save();
 }
 
 function projects(): { box: Sandbox; root: string } {
@@ -350,13 +360,7 @@ describe('the folder cache', () => {
     miss.store(1, false, new Map());
     first.save();
     expect(store().lookup(dir, [victim]).hit).toBeUndefined();
-    const second = store();
-    const again = second.lookup(dir, [victim]);
-    if (again.hit !== undefined) throw new Error('unexpected hit');
-    const hashes = new Map<string, string>();
-    racyIndexer(again.racy, hashes)(classifyPath(victim, root));
-    again.store(2, false, hashes);
-    second.save();
+    storeAfterReading(store(), dir, victim, root, 2);
     expect(store().lookup(dir, [victim]).hit).toBe(2);
     // The same times but other bytes: the kept hash tells.
     flipByteKeepingTimes(victim);
@@ -369,13 +373,7 @@ describe('the folder cache', () => {
     const { files, projectFiles } = folder(dir);
     const racy: CacheConfig = { dir: path.join(box.root, 'c'), stamp: 'test', racyMs: 60_000, namespace: 'x' };
     const victim = files[0] as string;
-    const first = groupStore<number>(racy, projectFiles, () => undefined, false);
-    const miss = first.lookup(dir, [victim]);
-    if (miss.hit !== undefined) throw new Error('unexpected hit');
-    const hashes = new Map<string, string>();
-    racyIndexer(miss.racy, hashes)(classifyPath(victim, root));
-    miss.store(1, false, hashes);
-    first.save();
+    storeAfterReading(groupStore<number>(racy, projectFiles, () => undefined, false), dir, victim, root, 1);
     // Settled: no racy window any more.
     const settledStore = () => groupStore<number>({ ...racy, racyMs: 0 }, projectFiles, () => undefined, false);
     const once = settledStore();
