@@ -132,23 +132,32 @@ export class LineView {
 }
 
 /**
+ * Where a scan starts when it goes on from an earlier one: just after the
+ * `\n` of line `lineCount`, at byte `byteLength`, with what that scan said
+ * of the bytes before.
+ */
+export type ScanStart = Pick<ReadStats, 'byteLength' | 'lineCount' | 'hasBom'>;
+
+/**
  * Calls `onLine` for every physical line, in order, without decoding it: the
  * {@link LineView} and its buffer are reused for the next line. A final line
  * without `\n` is reported with `terminated: false`; an empty file yields no
- * lines.
+ * lines. With `from`, the scan starts at `from.byteLength` and numbers lines
+ * on from `from.lineCount`; the stats it returns are of the whole source.
  */
-export function scanLineViews(source: ByteSource, onLine: (line: LineView) => void): ReadStats {
+export function scanLineViews(source: ByteSource, onLine: (line: LineView) => void, from?: ScanStart): ReadStats {
   const chunk = takeChunk();
   const view = new LineView();
   // Bytes of a line that started in an earlier chunk.
   let carry: Buffer[] = [];
   let carryBytes = 0;
   let carryTruncated = false;
-  let position = 0;
-  let lineNo = 0;
-  let lineStart = 0;
-  let hasBom = false;
-  let endsWithNewline = false;
+  let position = from?.byteLength ?? 0;
+  let lineNo = from?.lineCount ?? 0;
+  let lineStart = position;
+  let hasBom = from?.hasBom ?? false;
+  // An earlier scan ends where a line ended (or at the start).
+  let endsWithNewline = position > 0;
 
   /** `bytes[from, to)` is the line without its `\n`; handed on in place, no copy. */
   const emit = (bytes: Buffer | undefined, from: number, to: number, byteLength: number, terminated: boolean): void => {

@@ -976,3 +976,66 @@ export function isToolResultOnly(r: RecordSummary): boolean {
 export function serializeRecord(obj: JsonObject): string {
   return JSON.stringify(obj);
 }
+
+/**
+ * A summary as JSON values, for a cache that keeps a session's index between
+ * runs ({@link summaryFromJson} makes it again). `share` numbers the objects
+ * summaries share (their envelope and rare fields), which the caller keeps
+ * once, in a form that holds `undefined` values (a JSON object drops them).
+ * A string field that is unset is written as 0, which no string field holds.
+ */
+export function summaryToJson(r: RecordSummary, share: (value: object) => number): unknown[] {
+  if (r instanceof LightSummary) return [r.line, r.type, r.timestamp ?? 0, r.sessionId ?? 0];
+  if (!(r instanceof Summary)) throw new TypeError('not a summary made by summarize');
+  const list = (l: readonly string[]): readonly string[] | 0 => (l.length === 0 ? 0 : l);
+  return [
+    r.line,
+    r.type,
+    r.uuid ?? 0,
+    r.parentUuid === undefined ? 0 : r.parentUuid,
+    r.timestamp ?? 0,
+    Number.isNaN(r.time) ? null : r.time,
+    share(r.envelope),
+    r.messageId ?? 0,
+    r.content,
+    r.excerpt,
+    r.blocks,
+    list(r.toolUseIds),
+    list(r.toolNames),
+    list(r.toolResultIds),
+    r.sourceToolAssistantUuid ?? 0,
+    list(r.signatureKeys),
+    r.flags,
+    share(r.rare),
+  ];
+}
+
+/** The summary {@link summaryToJson} wrote, as record `ordinal` of its index; `shared` holds what `share` numbered. */
+export function summaryFromJson(row: readonly unknown[], ordinal: number, shared: readonly object[]): RecordSummary {
+  const text = (v: unknown): string | undefined => (v === 0 ? undefined : (v as string));
+  const list = (v: unknown): readonly string[] => (v === 0 ? EMPTY : (v as readonly string[]));
+  const type = typeName(row[1] as string);
+  if (row.length === 4) return new LightSummary(ordinal, row[0] as number, type, text(row[2]), text(row[3]));
+  const names = list(row[12]);
+  return new Summary(
+    ordinal,
+    row[0] as number,
+    type,
+    text(row[2]),
+    row[3] === 0 ? undefined : (row[3] as string | null),
+    text(row[4]),
+    row[5] === null ? Number.NaN : (row[5] as number),
+    shared[row[6] as number] as Envelope,
+    text(row[7]),
+    row[8] as ContentShape,
+    row[9] as string,
+    internBlocks(row[10] as string),
+    list(row[11]),
+    names.length === 1 ? internToolName(names) : names,
+    list(row[13]),
+    text(row[14]),
+    list(row[15]),
+    row[16] as number,
+    shared[row[17] as number] as RareFields,
+  );
+}

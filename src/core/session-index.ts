@@ -91,6 +91,22 @@ export interface LineTable {
   readonly hasBom: boolean;
 }
 
+/**
+ * An index of a file's first `stats.byteLength` bytes, which end with a
+ * complete line: what {@link SessionIndex.build} needs to read on from there
+ * (see {@link SessionIndex.checkpoint}).
+ */
+export interface IndexCheckpoint {
+  /** In file order; each one's ordinal is its position. */
+  readonly records: readonly RecordSummary[];
+  /** Every damaged line but a BOM's (the build adds that entry). */
+  readonly invalidLines: readonly InvalidLine[];
+  readonly stats: LineStats;
+  /** By line number, 0 unused: each line's offset and length (see {@link LineTable}). */
+  readonly lineOffsets: Float64Array;
+  readonly lineLengths: Float64Array;
+}
+
 /** See {@link SessionIndex.childrenOf}. */
 interface ChildTable {
   /** Children of the record with ordinal `o` are `children[start[o]]` up to `children[start[o + 1]]`. */
@@ -292,10 +308,18 @@ export class SessionIndex {
     this.openSource = init.openSource;
   }
 
-  /** Reads the file once and summarises every line; `observer` sees the records of the lines it wants. */
-  static build(file: SessionFile, openSource: () => ByteSource, observer?: LineObserver): SessionIndex {
+  /**
+   * Reads the file once and summarises every line; `observer` sees the
+   * records of the lines it wants. With `from` (a {@link checkpoint} of an
+   * index of the same file's first bytes, which the caller has checked are
+   * unchanged), reads only the bytes after it: the index is the one a read
+   * from the start would build. An observer cannot be given with `from`: it
+   * would not see the lines before it.
+   */
+  static build(file: SessionFile, openSource: () => ByteSource, observer?: LineObserver, from?: IndexCheckpoint): SessionIndex {
+    if (from !== undefined && observer !== undefined) throw new Error('an index built from a checkpoint has no observer');
     const records: RecordSummary[] = [];
-    const invalidLines: InvalidLine[] = [];
+    const invalidLines: InvalidLine[] = from === undefined ? [] : [...from.invalidLines];
     const byUuid = new Map<string, RecordSummary>();
     let duplicates: Map<string, RecordSummary[]> | undefined;
     const interned = new Map<string, string>();
@@ -332,15 +356,16 @@ export class SessionIndex {
       lastInterned[field] = existing;
       return existing;
     };
-    let offsets = new Float64Array(1024);
-    let lengths = new Float64Array(1024);
-    let parents = new Int32Array(1024);
+    const lineCapacity = Math.max(1024, 2 ** Math.ceil(Math.log2((from?.stats.lineCount ?? 0) + 1)));
+    let offsets = new Float64Array(lineCapacity);
+    let lengths = new Float64Array(lineCapacity);
+    let parents = new Int32Array(Math.max(1024, from?.records.length ?? 0));
     // Ordinals whose parent no record read so far holds: looked up again at the end.
     const laterParents: number[] = [];
-    let blankLines = 0;
-    let crlfLines = 0;
-    let binaryLines = 0;
-    let lastSkipBoundaryLine = 0;
+    let blankLines = from?.stats.blankLines ?? 0;
+    let crlfLines = from?.stats.crlfLines ?? 0;
+    let binaryLines = from?.stats.binaryLines ?? 0;
+    let lastSkipBoundaryLine = from?.stats.lastSkipBoundaryLine ?? 0;
 
     // The line being read is one the observer wants.
     let observed = false;
@@ -349,7 +374,8 @@ export class SessionIndex {
       addSummary(summary, raw);
       if (observed) observer?.record(summary, obj, false);
     };
-    const addSummary = (summary: RecordSummary, raw: LineView): void => {
+    /** Takes a record into the index's tables: its ordinal, its parent, its uuid. */
+    const register = (summary: RecordSummary): void => {
       const ordinal = records.length;
       records.push(summary);
       if (ordinal >= parents.length) {
@@ -365,6 +391,19 @@ export class SessionIndex {
       parentFound = undefined;
       parents[ordinal] = parent === undefined ? -1 : parent.ordinal;
       if (parent === undefined && typeof parentUuid === 'string') laterParents.push(ordinal);
+      if (summary.uuid !== undefined) {
+        const previous = byUuid.get(summary.uuid);
+        if (previous !== undefined) {
+          duplicates ??= new Map();
+          const group = duplicates.get(summary.uuid);
+          if (group === undefined) duplicates.set(summary.uuid, [previous, summary]);
+          else group.push(summary);
+        }
+        byUuid.set(summary.uuid, summary);
+      }
+    };
+    const addSummary = (summary: RecordSummary, raw: LineView): void => {
+      register(summary);
       if (summary.type === 'system' && summary.subtype === 'compact_boundary' && summary.preserved === undefined) {
         // The SDK reader's > 5 MiB pre-compaction skip only sees a boundary
         // whose marker starts within the line's first 256 bytes, and a
@@ -381,16 +420,6 @@ export class SessionIndex {
               line.subarray(0, SYSTEM_ROW_START.length).equals(SYSTEM_ROW_START)
             : Math.max(0, line.indexOf(BOUNDARY_MARKER)) < 256);
         if (visible) lastSkipBoundaryLine = raw.line;
-      }
-      if (summary.uuid !== undefined) {
-        const previous = byUuid.get(summary.uuid);
-        if (previous !== undefined) {
-          duplicates ??= new Map();
-          const group = duplicates.get(summary.uuid);
-          if (group === undefined) duplicates.set(summary.uuid, [previous, summary]);
-          else group.push(summary);
-        }
-        byUuid.set(summary.uuid, summary);
       }
     };
 
@@ -426,6 +455,12 @@ export class SessionIndex {
       for (const obj of parsed.records) addRecord(obj, raw, recovery);
     };
 
+    if (from !== undefined) {
+      offsets.set(from.lineOffsets.subarray(0, from.stats.lineCount + 1));
+      lengths.set(from.lineLengths.subarray(0, from.stats.lineCount + 1));
+      // In file order, as they were read: each finds the parents read before it.
+      for (const summary of from.records) register(summary);
+    }
     const stats = scanLineViews(openSource(), (raw) => {
       if (raw.line >= offsets.length) {
         const grownOffsets = new Float64Array(offsets.length * 2);
@@ -475,7 +510,7 @@ export class SessionIndex {
       if (fast === 'damaged') return addDamagedLine(raw, text);
       // One object under either decoding, as summarizeLatin1 found.
       addRecord(JSON.parse(text) as JsonObject, raw, undefined);
-    });
+    }, from?.stats);
     // Settle the parents the file order could not: written after their
     // child, or a uuid a later record repeats (the map keeps the last).
     const parentOf = (o: number): number => {
@@ -516,6 +551,25 @@ export class SessionIndex {
       parentOrdinals: parents,
       openSource,
     });
+  }
+
+  /**
+   * What this index knows, to go on reading its file where it ended
+   * ({@link build}'s `from`) once the file has grown; undefined when the
+   * file does not end with a complete line (a torn last line may yet be
+   * completed, so it is read again) or is empty.
+   */
+  checkpoint(): IndexCheckpoint | undefined {
+    const { stats } = this;
+    if (!stats.endsWithNewline || stats.lineCount === 0) return undefined;
+    return {
+      records: this.records,
+      // The BOM's entry is added again by the build that goes on.
+      invalidLines: stats.hasBom ? this.invalidLines.slice(1) : this.invalidLines,
+      stats,
+      lineOffsets: this.lineOffsets.subarray(0, stats.lineCount + 1),
+      lineLengths: this.lineLengths.subarray(0, stats.lineCount + 1),
+    };
   }
 
   /** The exact bytes of a physical line, without its line ending. */

@@ -1,0 +1,128 @@
+/**
+ * An index built from a checkpoint of a file's first lines, kept the way the
+ * cache keeps it (v8-serialised, read back), and the rest of the file is the
+ * index a read from the start builds: every field of every summary, the
+ * damaged lines, the stats, the line table and the uuid tables.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import v8 from 'node:v8';
+import { describe, expect, it } from 'vitest';
+import { checkpointOf, storedCheckpoint } from '../../src/core/checkpoint.js';
+import { classifyPath } from '../../src/core/discovery.js';
+import { bufferSource } from '../../src/core/reader.js';
+import { SUMMARY_FIELDS } from '../../src/core/records.js';
+import { type IndexCheckpoint, SessionIndex } from '../../src/core/session-index.js';
+import { corpusFiles, SHARED_CORPUS } from '../support/corpus.js';
+
+const FILE = classifyPath(path.join(path.sep, 'projects', '-home-u-proj', '0b7a6f4e-2c1d-4e8f-9a0b-1c2d3e4f5a6b.jsonl'), path.sep);
+
+const build = (bytes: Buffer, from?: IndexCheckpoint): SessionIndex => SessionIndex.build(FILE, () => bufferSource(bytes), undefined, from);
+
+/** Everything a rule, a model or a repair can ask an index, as plain values. */
+function observed(index: SessionIndex): unknown {
+  const table = index.lineTable();
+  const lines = [];
+  for (let n = 1; n <= table.lineCount; n++) lines.push([table.offset(n), table.length(n), table.terminated(n)]);
+  return {
+    records: index.records.map((r) => SUMMARY_FIELDS.map((f) => r[f])),
+    invalidLines: index.invalidLines,
+    stats: index.stats,
+    lines,
+    hasBom: table.hasBom,
+    byUuid: [...index.byUuid].map(([uuid, r]) => [uuid, r.ordinal]),
+    duplicates: [...index.duplicates].map(([uuid, copies]) => [uuid, copies.map((r) => r.ordinal)]),
+    parents: index.records.map((r) => index.parentOf(r)?.ordinal),
+    missing: index.records.map((r) => index.hasMissingParent(r)),
+    unresolved: [...index.unresolvedParents()],
+    effective: index.records.map((r) => index.isEffective(r)),
+  };
+}
+
+/** The checkpoint of the index of `bytes[0, cut)`, through the cache's form of it and back. */
+function kept(bytes: Buffer, cut: number): IndexCheckpoint {
+  const checkpoint = build(bytes.subarray(0, cut)).checkpoint();
+  if (checkpoint === undefined) throw new Error(`no checkpoint at ${cut}`);
+  const back = checkpointOf(v8.deserialize(v8.serialize(storedCheckpoint(checkpoint))));
+  if (back === undefined) throw new Error('checkpoint not read back');
+  return back;
+}
+
+/** Byte offsets just after each of a few `\n`s of `bytes`, and after the last. */
+function cuts(bytes: Buffer, how: number): number[] {
+  const ends: number[] = [];
+  for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, i + 1)) ends.push(i + 1);
+  if (ends.length <= how) return ends;
+  return Array.from({ length: how }, (_, k) => ends[Math.floor(((k + 1) * (ends.length - 1)) / how)] as number);
+}
+
+const line = (o: object): string => `${JSON.stringify(o)}\n`;
+
+describe('SessionIndex.checkpoint and build from it', () => {
+  it('has no checkpoint for a file whose last line is not complete, or an empty one', () => {
+    expect(build(Buffer.from('{"type":"user","uuid":"a"}\n{"type":"us')).checkpoint()).toBeUndefined();
+    expect(build(Buffer.from('{"type":"user","uuid":"a"}')).checkpoint()).toBeUndefined();
+    expect(build(Buffer.alloc(0)).checkpoint()).toBeUndefined();
+    expect(build(Buffer.from('{"type":"user","uuid":"a"}\n')).checkpoint()?.stats.byteLength).toBe(27);
+  });
+
+  it('goes on to the index a read from the start builds, across every kind of line and link', () => {
+    const text = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from(line({ type: 'user', uuid: 'a', parentUuid: null, sessionId: 's', cwd: '/p', timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: 'hi' } })),
+      Buffer.from('{"type":"assistant","uuid":"b","parentUuid":"a","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{}}]}}\r\n'),
+      Buffer.from('\n   \n'),
+      Buffer.from('{"type":"user","uuid":"c","parentUuid":"later","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}\n'),
+      Buffer.from('not json at all\n'),
+      Buffer.from('\u0000\u0000{"type":"user","uuid":"n","parentUuid":"b","message":{"role":"user","content":"nul"}}\n'),
+      Buffer.from('{"type":"user","uuid":"g1","parentUuid":"b"}{"type":"user","uuid":"g2","parentUuid":"g1"}\n'),
+      Buffer.from(line({ type: 'queue-operation', operation: 'enqueue', timestamp: '2026-01-01T00:00:01Z', sessionId: 's' })),
+      Buffer.from(line({ type: 'system', subtype: 'compact_boundary', uuid: 'cb', parentUuid: null, logicalParentUuid: 'c', compactMetadata: { preservedSegment: { anchorUuid: 'c', headUuid: 'a', tailUuid: undefined } } })),
+      Buffer.from(line({ type: 'user', uuid: 'a', parentUuid: null, message: { role: 'user', content: 'again, a repeated uuid' } })),
+      Buffer.from(line({ type: 'user', uuid: 'later', parentUuid: 'a', message: { role: 'user', content: 'written after its child' } })),
+      Buffer.from(line({ type: 'system', subtype: 'compact_boundary', uuid: 'cb2', parentUuid: null, content: 'Conversation compacted' })),
+      Buffer.from(line({ type: 'last-prompt', leafUuid: 'later' })),
+      Buffer.from('{"type":"user","uuid":"torn","parentUuid":"la'),
+    ]);
+    const whole = observed(build(text));
+    for (const cut of cuts(text, 100)) {
+      expect(observed(build(text, kept(text, cut))), `cut at ${cut}`).toEqual(whole);
+    }
+  });
+
+  it('goes on to the same index as a read from the start on every file of the corpus', () => {
+    const files = [...corpusFiles(), ...(SHARED_CORPUS.available ? corpusFiles(SHARED_CORPUS) : [])];
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const bytes = fs.readFileSync(file.absolute);
+      const whole = observed(build(bytes));
+      for (const cut of cuts(bytes, 3)) expect(observed(build(bytes, kept(bytes, cut))), `${file.relative} at ${cut}`).toEqual(whole);
+    }
+  });
+
+  it('reads only the bytes after the checkpoint', () => {
+    const head = line({ type: 'user', uuid: 'a', parentUuid: null, message: { role: 'user', content: 'one' } });
+    const bytes = Buffer.from(head + line({ type: 'user', uuid: 'b', parentUuid: 'a', message: { role: 'user', content: 'two' } }));
+    const from = kept(bytes, head.length);
+    const positions: number[] = [];
+    const source = bufferSource(bytes);
+    const index = SessionIndex.build(FILE, () => ({ ...source, size: source.size, read: (t, o, l, p) => (positions.push(p), source.read(t, o, l, p)) }), undefined, from);
+    expect(Math.min(...positions)).toBe(head.length);
+    expect(index.records.map((r) => index.parentOf(r)?.uuid)).toEqual([undefined, 'a']);
+  });
+
+  it('refuses an observer: it would not see the lines before the checkpoint', () => {
+    const bytes = Buffer.from('{"type":"user","uuid":"a"}\n');
+    const observer = { wants: () => true, record: () => undefined };
+    expect(() => SessionIndex.build(FILE, () => bufferSource(bytes), observer, kept(bytes, bytes.length))).toThrow(/observer/);
+  });
+
+  it('reads back nothing from a stored checkpoint of another format or shape', () => {
+    const stored = storedCheckpoint(kept(Buffer.from('{"type":"user","uuid":"a"}\n'), 27));
+    expect(checkpointOf({ ...stored, format: 0 })).toBeUndefined();
+    expect(checkpointOf({ ...stored, pieces: ['[not json'] })).toBeUndefined();
+    expect(checkpointOf({ ...stored, lineOffsets: new Float64Array(5) })).toBeUndefined();
+    expect(checkpointOf(null)).toBeUndefined();
+    expect(checkpointOf(stored)?.records.map((r) => r.uuid)).toEqual(['a']);
+  });
+});
