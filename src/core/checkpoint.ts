@@ -27,8 +27,12 @@ export interface StoredCheckpoint {
   readonly lineLengths: Float64Array;
   /** The objects summaries share, numbered as their rows name them. */
   readonly shared: readonly object[];
-  /** JSON text of arrays of rows, in file order. */
-  readonly pieces: readonly string[];
+  /**
+   * UTF-8 JSON text of arrays of rows, in file order. Bytes, not strings:
+   * an excerpt with a character above U+00FF makes its whole piece a
+   * two-byte string, which serialises at twice its size.
+   */
+  readonly pieces: readonly Uint8Array[];
 }
 
 export function storedCheckpoint(checkpoint: IndexCheckpoint): StoredCheckpoint {
@@ -43,13 +47,13 @@ export function storedCheckpoint(checkpoint: IndexCheckpoint): StoredCheckpoint 
     }
     return n;
   };
-  const pieces: string[] = [];
+  const pieces: Uint8Array[] = [];
   const { records } = checkpoint;
   for (let start = 0; start < records.length; start += ROWS_PER_PIECE) {
     const rows: unknown[] = [];
     const end = Math.min(records.length, start + ROWS_PER_PIECE);
     for (let i = start; i < end; i++) rows.push(summaryToJson(records[i] as RecordSummary, share));
-    pieces.push(JSON.stringify(rows));
+    pieces.push(Buffer.from(JSON.stringify(rows)));
   }
   return {
     format: CHECKPOINT_FORMAT,
@@ -83,7 +87,8 @@ export function checkpointOf(stored: unknown): IndexCheckpoint | undefined {
   const records: RecordSummary[] = [];
   try {
     for (const piece of s.pieces) {
-      for (const row of JSON.parse(piece as string) as unknown[][]) records.push(summaryFromJson(row, records.length, s.shared));
+      const text = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString('utf8');
+      for (const row of JSON.parse(text) as unknown[][]) records.push(summaryFromJson(row, records.length, s.shared));
     }
   } catch {
     return undefined;

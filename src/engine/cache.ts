@@ -35,11 +35,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
+import { threadId } from 'node:worker_threads';
 import writeFileAtomic from 'write-file-atomic';
 import type { SessionGroup } from '../core/discovery.js';
 import type { ByteSource } from '../core/reader.js';
 import { fileSource } from '../core/reader.js';
-import { type LineObserver, type SessionFile, SessionIndex } from '../core/session-index.js';
+import { type IndexCheckpoint, type LineObserver, type SessionFile, SessionIndex } from '../core/session-index.js';
+import { CHECKPOINT_FORMAT, type StoredCheckpoint, checkpointOf, storedCheckpoint } from '../core/checkpoint.js';
 import { UsageError } from '../core/errors.js';
 import type { FileResult, Fix } from '../core/types.js';
 import { VERSION } from '../version.js';
@@ -73,6 +75,25 @@ export interface CacheConfig {
    * each other's.
    */
   readonly namespace: string;
+  /**
+   * Sessions at least this big keep their index in the cache, so that once
+   * they grow only what was appended is read (`CCLINT_CACHE_INDEX_MB`,
+   * default {@link CHECKPOINT_MB}); infinite for none.
+   */
+  readonly checkpointBytes: number;
+}
+
+/** Below this, reading a session again costs less than keeping its index: about 0.3 s on the bench machine. */
+export const CHECKPOINT_MB = 64;
+
+function checkpointBytesOf(env: NodeJS.ProcessEnv): number {
+  const configured = env.CCLINT_CACHE_INDEX_MB;
+  if (configured === undefined || configured === '') return CHECKPOINT_MB * 1024 * 1024;
+  const mb = Number(configured);
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(configured) || !Number.isFinite(mb)) {
+    throw new UsageError(`CCLINT_CACHE_INDEX_MB must be a number of megabytes (0 or more), not "${configured}"`);
+  }
+  return mb * 1024 * 1024;
 }
 
 /** `$CCLINT_HOME`, else `<HOME>/.cclint`. */
@@ -153,7 +174,7 @@ export function openCache(
       );
     }
   }
-  return { dir, stamp: cacheStamp(lint, namespace), racyMs: RACY_MS, namespace };
+  return { dir, stamp: cacheStamp(lint, namespace), racyMs: RACY_MS, namespace, checkpointBytes: checkpointBytesOf(env) };
 }
 
 /** What identifies one file's content without reading it. */
@@ -267,53 +288,198 @@ function readEntry(file: string, stamp: string): Loaded {
   return { payload: value };
 }
 
-function writeEntry(config: CacheConfig, file: string, payload: object): string | undefined {
+/** `write-file-atomic` for data in parts: a temporary file beside `file`, mode 0600, renamed over it. */
+function writeAtomically(file: string, parts: readonly Buffer[]): void {
+  const temporary = `${file}.${process.pid}.${threadId}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+  const fd = fs.openSync(temporary, 'wx', 0o600);
+  try {
+    try {
+      for (const part of parts) {
+        let done = 0;
+        while (done < part.length) done += fs.writeSync(fd, part, done, part.length - done);
+      }
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temporary, file);
+  } catch (error) {
+    fs.rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
+function writeEntry(config: CacheConfig, file: string, payload: object, stamp = config.stamp): string | undefined {
   try {
     const bytes = v8.serialize(payload);
-    const header = JSON.stringify({ stamp: config.stamp, sha256: crypto.createHash('sha256').update(bytes).digest('hex'), length: bytes.length });
+    const header = JSON.stringify({ stamp, sha256: crypto.createHash('sha256').update(bytes).digest('hex'), length: bytes.length });
     fs.mkdirSync(config.dir, { recursive: true, mode: 0o700 });
     fs.chmodSync(config.dir, 0o700);
-    writeFileAtomic.sync(file, Buffer.concat([Buffer.from(`${MAGIC}${header}\n`), bytes]), { mode: 0o600, fsync: false });
+    const head = Buffer.from(`${MAGIC}${header}\n`);
+    // A stored index is tens of MB: its bytes are not copied once more behind the header.
+    if (bytes.length < 1024 * 1024) writeFileAtomic.sync(file, Buffer.concat([head, bytes]), { mode: 0o600, fsync: false });
+    else writeAtomically(file, [head, bytes]);
     return undefined;
   } catch (error) {
     return `cache file ${file} cannot be written (${error instanceof Error ? error.message : String(error)}); going on without it`;
   }
 }
 
+/** A session's index as the cache keeps it (see {@link indexerFor}). */
+interface StoredIndex {
+  readonly path: string;
+  readonly dev: string;
+  readonly ino: string;
+  /** The SHA-256 of the file's first `checkpoint.stats.byteLength` bytes. */
+  readonly digest: string;
+  readonly checkpoint: StoredCheckpoint;
+}
+
+/** The stamp of stored indexes: they depend on the version and the build, not on the rules or the command. */
+function indexStamp(): string {
+  return crypto.createHash('sha256').update(JSON.stringify([CACHE_FORMAT, CHECKPOINT_FORMAT, VERSION, buildTime(), process.versions.v8])).digest('hex');
+}
+
+function indexPath(config: CacheConfig, file: string): string {
+  return path.join(config.dir, `index-${crypto.createHash('sha256').update(file).digest('hex').slice(0, 40)}.bin`);
+}
+
+/** A stored index kept again once the file has grown past it by this share of its size (reading that much costs about what writing it again does). */
+const RESTORE_SHARE = 1 / 16;
+
 /**
- * An index builder that hashes the bytes its first read goes through (the
- * scan that builds the index), for racy files.
+ * Feeds `hash` the first `length` bytes of `file`; false when it has fewer
+ * or cannot be read.
  */
-function hashingIndexer(hashes: Map<string, string>, racy: ReadonlySet<string>): (file: SessionFile, observer?: LineObserver) => SessionIndex {
+function hashPrefix(file: string, length: number, hash: crypto.Hash): boolean {
+  let source: ByteSource;
+  try {
+    source = fileSource(file);
+  } catch {
+    return false;
+  }
+  const buffer = Buffer.allocUnsafe(Math.min(8 * 1024 * 1024, Math.max(1, length)));
+  try {
+    let position = 0;
+    while (position < length) {
+      const n = source.read(buffer, 0, Math.min(buffer.length, length - position), position);
+      if (n === 0) return false;
+      hash.update(buffer.subarray(0, n));
+      position += n;
+    }
+    return true;
+  } catch {
+    return false;
+  } finally {
+    source.close();
+  }
+}
+
+/**
+ * The stored index of `file` when the file still starts with the bytes it
+ * was built from, with `hash` fed those bytes; undefined otherwise.
+ */
+function storedIndexOf(
+  config: CacheConfig,
+  file: string,
+  identity: { dev: string; ino: string; size: number },
+  warn: (warning: string) => void,
+): { checkpoint: IndexCheckpoint; hash: crypto.Hash } | undefined {
+  const entry = indexPath(config, file);
+  const loaded = readEntry(entry, indexStamp());
+  if ('miss' in loaded) {
+    if (loaded.warning !== undefined) warn(loaded.warning);
+    return undefined;
+  }
+  const stored = loaded.payload as Partial<StoredIndex>;
+  const length = (stored.checkpoint as Partial<StoredCheckpoint> | undefined)?.stats?.byteLength;
+  if (stored.path !== file || stored.dev !== identity.dev || stored.ino !== identity.ino || typeof length !== 'number' || length > identity.size) {
+    return undefined; // another file, or one that is not longer: read from the start
+  }
+  const hash = crypto.createHash(CONTENT_HASH);
+  if (!hashPrefix(file, length, hash) || hash.copy().digest('hex') !== stored.digest) return undefined;
+  const checkpoint = checkpointOf(stored.checkpoint);
+  if (checkpoint === undefined) {
+    warn(`cache file ${entry} is corrupt (unexpected shape); ignored and written again`);
+    return undefined;
+  }
+  return { checkpoint, hash };
+}
+
+/**
+ * How the cache indexes a file it has to read: as the linter does, and
+ *
+ * - a racy file's bytes are hashed as they are read, into `hashes`, for
+ *   its group's entry (see {@link GroupEntry.hashes});
+ * - a file of at least `config.checkpointBytes` keeps its index's
+ *   checkpoint in the cache, with the SHA-256 of the bytes it was built
+ *   from; a later run that finds the file longer and still starting with
+ *   those bytes (same device and inode, same hash) reads only what was
+ *   appended. The prefix is hashed whole each time: a file rewritten in
+ *   place can keep its size, inode and times. A run with an observer
+ *   (search) reads every line and keeps nothing.
+ */
+function indexerFor(
+  config: CacheConfig | undefined,
+  hashes: Map<string, string>,
+  racy: ReadonlySet<string>,
+  warn: (warning: string) => void,
+): (file: SessionFile, observer?: LineObserver) => SessionIndex {
   return (file, observer) => {
-    if (!racy.has(file.path)) return SessionIndex.build(file, () => transcriptSource(file.path), observer);
+    let identity: { dev: string; ino: string; size: number } | undefined;
+    if (config !== undefined && observer === undefined && Number.isFinite(config.checkpointBytes)) {
+      try {
+        const stat = fs.statSync(file.path, { bigint: true });
+        if (stat.isFile() && stat.size >= BigInt(config.checkpointBytes)) identity = { dev: String(stat.dev), ino: String(stat.ino), size: Number(stat.size) };
+      } catch {
+        // The build says why it cannot be read.
+      }
+    }
+    if (identity === undefined && !racy.has(file.path)) return SessionIndex.build(file, () => transcriptSource(file.path), observer);
+    const resumed = config !== undefined && identity !== undefined ? storedIndexOf(config, file.path, identity, warn) : undefined;
+    const hash = resumed?.hash ?? crypto.createHash(CONTENT_HASH);
+    const from = resumed?.checkpoint;
+    let digest: string | undefined;
     let first = true;
-    return SessionIndex.build(file, () => {
-      if (!first) return transcriptSource(file.path);
-      first = false;
-      const inner = transcriptSource(file.path);
-      const hash = crypto.createHash(CONTENT_HASH);
-      let next = 0;
-      let sequential = true;
-      const source: ByteSource = {
-        get size() {
-          return inner.size;
-        },
-        read(target, targetOffset, length, position) {
-          const n = inner.read(target, targetOffset, length, position);
-          if (position === next) {
-            hash.update(target.subarray(targetOffset, targetOffset + n));
-            next += n;
-          } else sequential = false;
-          return n;
-        },
-        close() {
-          inner.close();
-          if (sequential) hashes.set(file.path, hash.digest('hex'));
-        },
-      };
-      return source;
-    }, observer);
+    const index = SessionIndex.build(
+      file,
+      () => {
+        if (!first) return transcriptSource(file.path);
+        first = false;
+        const inner = transcriptSource(file.path);
+        let next = from?.stats.byteLength ?? 0;
+        let sequential = true;
+        const source: ByteSource = {
+          get size() {
+            return inner.size;
+          },
+          read(target, targetOffset, length, position) {
+            const n = inner.read(target, targetOffset, length, position);
+            if (position === next) {
+              hash.update(target.subarray(targetOffset, targetOffset + n));
+              next += n;
+            } else sequential = false;
+            return n;
+          },
+          close() {
+            inner.close();
+            if (sequential) digest = hash.digest('hex');
+          },
+        };
+        return source;
+      },
+      observer,
+      from,
+    );
+    if (digest === undefined) return index;
+    if (racy.has(file.path)) hashes.set(file.path, digest);
+    const grown = from === undefined ? Number.POSITIVE_INFINITY : index.stats.byteLength - from.stats.byteLength;
+    const checkpoint = config !== undefined && identity !== undefined && grown >= (from?.stats.byteLength ?? 0) * RESTORE_SHARE ? index.checkpoint() : undefined;
+    if (config !== undefined && identity !== undefined && checkpoint !== undefined) {
+      const stored: StoredIndex = { path: file.path, dev: identity.dev, ino: identity.ino, digest, checkpoint: storedCheckpoint(checkpoint) };
+      const warning = writeEntry(config, indexPath(config, file.path), stored, indexStamp());
+      if (warning !== undefined) warn(warning);
+    }
+    return index;
   };
 }
 
@@ -387,7 +553,8 @@ export function lintFolderCached(
     else missed.set(group, lookup);
   }
   const hashes = new Map<string, string>();
-  const indexer = racyIndexer([...missed.values(), ...depending.values()].flatMap((l) => l.racy), hashes);
+  const racy = new Set([...missed.values(), ...depending.values()].flatMap((l) => l.racy));
+  const indexer = indexerFor(config, hashes, racy, (w) => warnings.push(w));
   const linted: Array<{ outcome: StoredOutcome; info: GroupInfo }> = [];
   let whole = false;
   if (missed.size > 0 || depending.size > 0) {
@@ -561,7 +728,7 @@ export type ParentLookup = readonly [uuid: string, foundIn: string | null];
  * of the `racy` ones (when the index read it whole, in order).
  */
 export function racyIndexer(racy: readonly string[], hashes: Map<string, string>): (file: SessionFile, observer?: LineObserver) => SessionIndex {
-  return hashingIndexer(hashes, new Set(racy));
+  return indexerFor(undefined, hashes, new Set(racy), () => undefined);
 }
 
 interface GroupEntry<T> {

@@ -62,9 +62,11 @@ async function both(box: Sandbox, args: string[]): Promise<{ plain: Awaited<Retu
 }
 
 describe('check --cache and sessions --cache', () => {
-  for (const seed of [1, 2, 3]) {
-    it(`reports byte for byte what a run without the cache reports, over random appends, rewrites and deletions (seed ${seed})`, async () => {
+  for (const [seed, keptIndexes] of [[1, false], [2, false], [3, false], [4, true], [5, true], [6, true]] as const) {
+    it(`reports byte for byte what a run without the cache reports, over random appends, rewrites and deletions (seed ${seed}${keptIndexes ? ', every session keeping its index' : ''})`, async () => {
       const { box, root } = projects();
+      // With CCLINT_CACHE_INDEX_MB=0 every session keeps its index, and one that only grew is read from where it ended.
+      if (keptIndexes) box.env.CCLINT_CACHE_INDEX_MB = '0';
       const random = prng(seed);
       const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
       // Lines to append come from every file at the start, so appended
@@ -140,6 +142,7 @@ describe('check --cache and sessions --cache', () => {
       }
       const cacheDir = path.join(box.cclintHome, 'cache');
       expect(fs.statSync(cacheDir).mode & 0o777).toBe(0o700);
+      expect(fs.readdirSync(cacheDir).some((name) => name.startsWith('index-'))).toBe(keptIndexes);
       for (const name of fs.readdirSync(cacheDir)) {
         expect(name.endsWith('.jsonl')).toBe(false);
         expect(fs.statSync(path.join(cacheDir, name)).mode & 0o777).toBe(0o600);
@@ -270,7 +273,7 @@ function flipByteKeepingTimes(file: string): void {
 }
 
 describe('the folder cache', () => {
-  const config = (dir: string): CacheConfig => ({ dir, stamp: 'test', racyMs: 0, namespace: 'check' });
+  const config = (dir: string): CacheConfig => ({ dir, stamp: 'test', racyMs: 0, namespace: 'check', checkpointBytes: Number.POSITIVE_INFINITY });
   /** Outcomes in file order: the cache gives its groups first, a run sorts its results anyway. */
   const inOrder = (outcomes: unknown[]): string =>
     JSON.stringify(
@@ -349,7 +352,7 @@ describe('the folder cache', () => {
     const { box, root } = projects();
     const dir = path.join(root, '-home-dev-webapp');
     const { files, projectFiles } = folder(dir);
-    const c: CacheConfig = { dir: path.join(box.root, 'c'), stamp: 'test', racyMs: 60_000, namespace: 'x' };
+    const c: CacheConfig = { dir: path.join(box.root, 'c'), stamp: 'test', racyMs: 60_000, namespace: 'x', checkpointBytes: Number.POSITIVE_INFINITY };
     const victim = files[0] as string;
     const store = () => groupStore<number>(c, projectFiles, () => undefined, false);
     const first = store();
@@ -371,7 +374,7 @@ describe('the folder cache', () => {
     const { box, root } = projects();
     const dir = path.join(root, '-home-dev-webapp');
     const { files, projectFiles } = folder(dir);
-    const racy: CacheConfig = { dir: path.join(box.root, 'c'), stamp: 'test', racyMs: 60_000, namespace: 'x' };
+    const racy: CacheConfig = { dir: path.join(box.root, 'c'), stamp: 'test', racyMs: 60_000, namespace: 'x', checkpointBytes: Number.POSITIVE_INFINITY };
     const victim = files[0] as string;
     storeAfterReading(groupStore<number>(racy, projectFiles, () => undefined, false), dir, victim, root, 1);
     // Settled: no racy window any more.
@@ -386,7 +389,7 @@ describe('the folder cache', () => {
     const { box, root } = projects();
     const dir = path.join(root, '-home-dev-webapp');
     const { files, groups, projectFiles } = folder(dir);
-    const racy: CacheConfig = { dir: path.join(box.root, 'c'), stamp: 'test', racyMs: 60_000, namespace: 'x' };
+    const racy: CacheConfig = { dir: path.join(box.root, 'c'), stamp: 'test', racyMs: 60_000, namespace: 'x', checkpointBytes: Number.POSITIVE_INFINITY };
     const options = { rules: RULES, severities: new Map(), only: undefined };
     const lint: FolderLinter = (some, indexer, emit, partial, uuids) => lintFolder(some, projectFiles, options, emit, indexer, { partial, uuids });
     lintFolderCached(racy, groups, projectFiles, () => undefined, lint);
@@ -469,5 +472,98 @@ describe('check --cache, per session group', () => {
     // (Only reading the grown session tells: it is read, then the whole folder.)
     await agrees([grown, ...jsonlFiles(dir)]);
     await agrees([]);
+  });
+});
+
+describe('check --cache, a session that only grew', () => {
+  /** The project root, the session that grows, and an environment in which every session keeps its index. */
+  const grownSetup = () => {
+    const { box, root } = projects();
+    box.env.CCLINT_CACHE_INDEX_MB = '0';
+    const session = jsonlFiles(path.join(root, '-home-dev-webapp'))[0] as string;
+    return { box, root, session, args: ['check', '--format', 'json', root] };
+  };
+  /** Where the build of `session` started reading in a cached run, and what the run printed. */
+  const startOf = async (box: Sandbox, args: string[], session: string): Promise<{ start: number | undefined; stdout: string; stderr: string }> => {
+    const built = vi.spyOn(SessionIndex, 'build');
+    const r = await run([...args, '--cache'], { env: box.env, cwd: box.root });
+    const call = built.mock.calls.find(([file]) => file.path === session);
+    built.mockRestore();
+    return { start: call === undefined ? undefined : (call[3]?.stats.byteLength ?? 0), stdout: r.stdout, stderr: r.stderr };
+  };
+  const appendLine = (session: string): void => fs.appendFileSync(session, `${fs.readFileSync(session, 'utf8').split('\n')[2]}\n`);
+
+  it('reads it from where its last complete line ended, and says what a run without the cache says', async () => {
+    const { box, session, args } = grownSetup();
+    // Long enough that one more line is less than a sixteenth of it.
+    const third = fs.readFileSync(session, 'utf8').split('\n')[2] as string;
+    fs.appendFileSync(session, `${third}\n`.repeat(40));
+    const filled = await startOf(box, args, session);
+    expect(filled.start).toBe(0);
+    const before = fs.statSync(session).size;
+    appendLine(session);
+    const grown = await startOf(box, args, session);
+    expect(grown.start).toBe(before);
+    expect(grown.stdout).toBe((await run(args, { env: box.env, cwd: box.root })).stdout);
+    // Grown by less than a sixteenth: the stored index is kept as it was, and read from again.
+    appendLine(session);
+    expect((await startOf(box, args, session)).start).toBe(before);
+  });
+
+  it('reads it from the start when a byte before its old end changed, or it was cut shorter, or replaced', async () => {
+    const { box, session, args } = grownSetup();
+    await startOf(box, args, session);
+    flipByteKeepingTimes(session);
+    appendLine(session);
+    const rewritten = await startOf(box, args, session);
+    expect(rewritten.start).toBe(0);
+    expect(rewritten.stdout).toBe((await run(args, { env: box.env, cwd: box.root })).stdout);
+    fs.truncateSync(session, fs.statSync(session).size - 10);
+    const cut = await startOf(box, args, session);
+    expect(cut.start).toBe(0);
+    expect(cut.stdout).toBe((await run(args, { env: box.env, cwd: box.root })).stdout);
+    // The same bytes and more, in a new file renamed over it (another inode).
+    const copy = `${session}.new`;
+    fs.writeFileSync(copy, `${fs.readFileSync(session, 'utf8')}${fs.readFileSync(session, 'utf8').split('\n')[3]}\n`);
+    fs.renameSync(copy, session);
+    expect((await startOf(box, args, session)).start).toBe(0);
+  });
+
+  it('ignores a corrupt stored index with a warning, reads the session from the start, and stores it again', async () => {
+    const { box, root, session, args } = grownSetup();
+    await startOf(box, args, session);
+    const cacheDir = path.join(box.cclintHome, 'cache');
+    const stored = fs.readdirSync(cacheDir).filter((n) => n.startsWith('index-'));
+    // One per session that ends with a complete line (a torn last line may yet be completed: that session is read whole).
+    expect(stored.length).toBe(jsonlFiles(root).filter((f) => fs.readFileSync(f).at(-1) === 0x0a).length);
+    expect(stored.length).toBeLessThan(jsonlFiles(root).length);
+    for (const name of stored) {
+      const file = path.join(cacheDir, name);
+      const bytes = fs.readFileSync(file);
+      bytes[bytes.length - 10] = (bytes[bytes.length - 10] as number) ^ 0xff;
+      fs.writeFileSync(file, bytes);
+    }
+    appendLine(session);
+    const corrupt = await startOf(box, args, session);
+    expect(corrupt.start).toBe(0);
+    expect(corrupt.stderr).toMatch(/cache file .*index-[0-9a-f]+\.bin is corrupt \(checksum mismatch\); ignored and written again/);
+    expect(corrupt.stdout).toBe((await run(args, { env: box.env, cwd: box.root })).stdout);
+    const before = fs.statSync(session).size;
+    appendLine(session);
+    const healed = await startOf(box, args, session);
+    expect(healed.start).toBe(before);
+    expect(healed.stderr).not.toContain('corrupt');
+  });
+
+  it('keeps no index of a session under CCLINT_CACHE_INDEX_MB, and refuses a value that is not a number of megabytes (exit 2)', async () => {
+    const { box, root, args } = grownSetup();
+    box.env.CCLINT_CACHE_INDEX_MB = '64';
+    await run([...args, '--cache'], { env: box.env, cwd: box.root });
+    expect(fs.readdirSync(path.join(box.cclintHome, 'cache')).filter((n) => n.startsWith('index-'))).toEqual([]);
+    for (const bad of ['lots', '-1', '1e3']) {
+      const r = await run(['check', '--cache', root], { env: { ...box.env, CCLINT_CACHE_INDEX_MB: bad }, cwd: box.root });
+      expect({ bad, code: r.code }).toEqual({ bad, code: 2 });
+      expect(r.stderr).toContain(`CCLINT_CACHE_INDEX_MB must be a number of megabytes (0 or more), not "${bad}"`);
+    }
   });
 });

@@ -120,7 +120,7 @@ describe('SessionIndex.checkpoint and build from it', () => {
   it('reads back nothing from a stored checkpoint of another format or shape', () => {
     const stored = storedCheckpoint(kept(Buffer.from('{"type":"user","uuid":"a"}\n'), 27));
     expect(checkpointOf({ ...stored, format: 0 })).toBeUndefined();
-    expect(checkpointOf({ ...stored, pieces: ['[not json'] })).toBeUndefined();
+    expect(checkpointOf({ ...stored, pieces: [Buffer.from('[not json')] })).toBeUndefined();
     expect(checkpointOf({ ...stored, lineOffsets: new Float64Array(5) })).toBeUndefined();
     expect(checkpointOf(null)).toBeUndefined();
     expect(checkpointOf(stored)?.records.map((r) => r.uuid)).toEqual(['a']);
