@@ -3,15 +3,15 @@
  * between runs: what `--cache` needs to read a session that only grew from
  * where the last run ended instead of from its start.
  *
- * The summaries are JSON arrays, a few thousand to a string: on a 724 MB
+ * The summaries are JSON arrays, a few thousand to a piece: on a 724 MB
  * session (209,000 records) that is 53 MB, written in 0.3 s and read back
  * in 0.4 s, where V8's structured serialisation of the same objects took
  * twice as long to read. What the summaries share (envelopes, rare fields)
  * and the rest of the index are few values and go as they are, in a form
  * that keeps `undefined` (the caller serialises it with `v8.serialize`).
- * No I/O here.
+ * No I/O here: the caller writes the pieces as they come.
  */
-import { type RecordSummary, summaryFromJson, summaryToJson } from './records.js';
+import { type RecordSummary, summaryDecoder, summaryEncoder } from './records.js';
 import type { IndexCheckpoint, InvalidLine, LineStats } from './session-index.js';
 
 /** Bump when the layout of a stored checkpoint or of a summary's row changes. */
@@ -19,7 +19,8 @@ export const CHECKPOINT_FORMAT = 1;
 
 const ROWS_PER_PIECE = 8192;
 
-export interface StoredCheckpoint {
+/** What a stored checkpoint holds besides its rows: few values, some `undefined` (the caller serialises it with `v8.serialize`). */
+export interface CheckpointMeta {
   readonly format: number;
   readonly stats: LineStats;
   readonly invalidLines: readonly InvalidLine[];
@@ -27,15 +28,17 @@ export interface StoredCheckpoint {
   readonly lineLengths: Float64Array;
   /** The objects summaries share, numbered as their rows name them. */
   readonly shared: readonly object[];
-  /**
-   * UTF-8 JSON text of arrays of rows, in file order. Bytes, not strings:
-   * an excerpt with a character above U+00FF makes its whole piece a
-   * two-byte string, which serialises at twice its size.
-   */
-  readonly pieces: readonly Uint8Array[];
+  /** How many pieces of rows there are. */
+  readonly pieces: number;
 }
 
-export function storedCheckpoint(checkpoint: IndexCheckpoint): StoredCheckpoint {
+/**
+ * Encodes `checkpoint`: `write` gets each piece of rows (UTF-8 JSON text of
+ * an array of rows, in file order) as it is made, so that only one piece is
+ * held at a time; the meta comes back. Bytes, not strings: an excerpt with a
+ * character above U+00FF makes a whole piece a two-byte string.
+ */
+export function encodeCheckpoint(checkpoint: IndexCheckpoint, write: (piece: Buffer) => void): CheckpointMeta {
   const numbers = new Map<object, number>();
   const shared: object[] = [];
   const share = (value: object): number => {
@@ -47,13 +50,15 @@ export function storedCheckpoint(checkpoint: IndexCheckpoint): StoredCheckpoint 
     }
     return n;
   };
-  const pieces: Uint8Array[] = [];
   const { records } = checkpoint;
+  const encode = summaryEncoder(records, checkpoint.parentOrdinals ?? new Int32Array(0), share);
+  let pieces = 0;
   for (let start = 0; start < records.length; start += ROWS_PER_PIECE) {
     const rows: unknown[] = [];
     const end = Math.min(records.length, start + ROWS_PER_PIECE);
-    for (let i = start; i < end; i++) rows.push(summaryToJson(records[i] as RecordSummary, share));
-    pieces.push(Buffer.from(JSON.stringify(rows)));
+    for (let i = start; i < end; i++) rows.push(encode(records[i] as RecordSummary));
+    write(Buffer.from(JSON.stringify(rows)));
+    pieces++;
   }
   return {
     format: CHECKPOINT_FORMAT,
@@ -67,31 +72,47 @@ export function storedCheckpoint(checkpoint: IndexCheckpoint): StoredCheckpoint 
   };
 }
 
-/** The checkpoint `stored` holds; undefined when it is not one this version wrote. */
-export function checkpointOf(stored: unknown): IndexCheckpoint | undefined {
-  if (stored === null || typeof stored !== 'object') return undefined;
-  const s = stored as Partial<StoredCheckpoint>;
-  if (
-    s.format !== CHECKPOINT_FORMAT ||
-    s.stats === undefined ||
-    !Array.isArray(s.invalidLines) ||
-    !(s.lineOffsets instanceof Float64Array) ||
-    !(s.lineLengths instanceof Float64Array) ||
-    s.lineOffsets.length !== s.stats.lineCount + 1 ||
-    s.lineLengths.length !== s.stats.lineCount + 1 ||
-    !Array.isArray(s.shared) ||
-    !Array.isArray(s.pieces)
-  ) {
-    return undefined;
-  }
+/** Whether `meta` is the meta of a checkpoint this version wrote. */
+export function isCheckpointMeta(meta: unknown): meta is CheckpointMeta {
+  if (meta === null || typeof meta !== 'object') return false;
+  const m = meta as Partial<CheckpointMeta>;
+  return (
+    m.format === CHECKPOINT_FORMAT &&
+    m.stats !== null &&
+    typeof m.stats === 'object' &&
+    typeof m.stats.lineCount === 'number' &&
+    typeof m.stats.byteLength === 'number' &&
+    Array.isArray(m.invalidLines) &&
+    m.lineOffsets instanceof Float64Array &&
+    m.lineLengths instanceof Float64Array &&
+    m.lineOffsets.length === m.stats.lineCount + 1 &&
+    m.lineLengths.length === m.stats.lineCount + 1 &&
+    Array.isArray(m.shared) &&
+    typeof m.pieces === 'number'
+  );
+}
+
+/**
+ * The checkpoint `meta` and its pieces of rows hold, the pieces taken one at
+ * a time; undefined when they are not what {@link encodeCheckpoint} wrote.
+ * An error reading a piece is thrown.
+ */
+export function decodeCheckpoint(meta: unknown, pieces: Iterable<Uint8Array>): IndexCheckpoint | undefined {
+  if (!isCheckpointMeta(meta)) return undefined;
   const records: RecordSummary[] = [];
+  const decode = summaryDecoder(meta.shared, records);
+  let count = 0;
   try {
-    for (const piece of s.pieces) {
+    for (const piece of pieces) {
+      count++;
       const text = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString('utf8');
-      for (const row of JSON.parse(text) as unknown[][]) records.push(summaryFromJson(row, records.length, s.shared));
+      for (const row of JSON.parse(text) as unknown[][]) records.push(decode(row));
     }
-  } catch {
-    return undefined;
+  } catch (error) {
+    if (error instanceof SyntaxError || error instanceof TypeError) return undefined;
+    throw error;
   }
-  return { records, invalidLines: s.invalidLines, stats: s.stats, lineOffsets: s.lineOffsets, lineLengths: s.lineLengths };
+  if (count !== meta.pieces) return undefined;
+  // (The build finds each record's parent again as it takes the records in.)
+  return { records, invalidLines: meta.invalidLines, stats: meta.stats, lineOffsets: meta.lineOffsets, lineLengths: meta.lineLengths, parentOrdinals: undefined };
 }

@@ -978,64 +978,115 @@ export function serializeRecord(obj: JsonObject): string {
 }
 
 /**
- * A summary as JSON values, for a cache that keeps a session's index between
- * runs ({@link summaryFromJson} makes it again). `share` numbers the objects
- * summaries share (their envelope and rare fields), which the caller keeps
- * once, in a form that holds `undefined` values (a JSON object drops them).
- * A string field that is unset is written as 0, which no string field holds.
+ * Writes summaries as JSON values, for a cache that keeps a session's index
+ * between runs ({@link summaryDecoder} makes them again), in file order.
+ * `share` numbers the objects summaries share (their envelope and rare
+ * fields), which the caller keeps once, in a form that holds `undefined`
+ * (a JSON object drops them). A string field that is unset is written as 0,
+ * which no string field holds.
+ *
+ * Strings the index shares between records are written as references, so
+ * that the summaries read back share them too: a parent uuid as the record
+ * it names (`parents`, by ordinal, when that record comes first), a
+ * message id as the one before it, a row's answered tool ids as the list of
+ * the row that made the calls. Besides the memory, the resume models look
+ * these up in maps, and a string the map already holds is found without
+ * hashing it or comparing its characters: read back as copies, a 1 GB
+ * session of tool rows took a second longer to check.
  */
-export function summaryToJson(r: RecordSummary, share: (value: object) => number): unknown[] {
-  if (r instanceof LightSummary) return [r.line, r.type, r.timestamp ?? 0, r.sessionId ?? 0];
-  if (!(r instanceof Summary)) throw new TypeError('not a summary made by summarize');
+export function summaryEncoder(
+  records: readonly RecordSummary[],
+  parents: Int32Array,
+  share: (value: object) => number,
+): (r: RecordSummary) => unknown[] {
   const list = (l: readonly string[]): readonly string[] | 0 => (l.length === 0 ? 0 : l);
-  return [
-    r.line,
-    r.type,
-    r.uuid ?? 0,
-    r.parentUuid === undefined ? 0 : r.parentUuid,
-    r.timestamp ?? 0,
-    Number.isNaN(r.time) ? null : r.time,
-    share(r.envelope),
-    r.messageId ?? 0,
-    r.content,
-    r.excerpt,
-    r.blocks,
-    list(r.toolUseIds),
-    list(r.toolNames),
-    list(r.toolResultIds),
-    r.sourceToolAssistantUuid ?? 0,
-    list(r.signatureKeys),
-    r.flags,
-    share(r.rare),
-  ];
+  let lastMessageId: string | undefined;
+  // The lists of tool ids of the latest rows that made calls, with their ordinals.
+  const calls = new Map<readonly string[], number>();
+  return (r) => {
+    if (r instanceof LightSummary) return [r.line, r.type, r.timestamp ?? 0, r.sessionId ?? 0];
+    if (!(r instanceof Summary)) throw new TypeError('not a summary made by summarize');
+    const parent = parents[r.ordinal] ?? -1;
+    const parentRef =
+      r.parentUuid === undefined ? 0 : parent >= 0 && parent < r.ordinal && records[parent]?.uuid === r.parentUuid ? parent + 1 : r.parentUuid;
+    const messageRef = r.messageId === undefined ? 0 : r.messageId === lastMessageId ? 1 : r.messageId;
+    if (r.messageId !== undefined) lastMessageId = r.messageId;
+    const caller = calls.get(r.toolResultIds);
+    const answered = r.toolResultIds.length === 0 ? 0 : caller !== undefined ? caller + 1 : r.toolResultIds;
+    if (r.toolUseIds.length > 0) {
+      calls.set(r.toolUseIds, r.ordinal);
+      if (calls.size > 64) calls.delete(calls.keys().next().value as readonly string[]);
+    }
+    return [
+      r.line,
+      r.type,
+      r.uuid ?? 0,
+      parentRef,
+      r.timestamp ?? 0,
+      Number.isNaN(r.time) ? null : r.time,
+      share(r.envelope),
+      messageRef,
+      r.content,
+      r.excerpt,
+      r.blocks,
+      list(r.toolUseIds),
+      list(r.toolNames),
+      answered,
+      r.sourceToolAssistantUuid === undefined ? 0 : r.sourceToolAssistantUuid === r.parentUuid ? 1 : r.sourceToolAssistantUuid,
+      list(r.signatureKeys),
+      r.flags,
+      share(r.rare),
+    ];
+  };
 }
 
-/** The summary {@link summaryToJson} wrote, as record `ordinal` of its index; `shared` holds what `share` numbered. */
-export function summaryFromJson(row: readonly unknown[], ordinal: number, shared: readonly object[]): RecordSummary {
+/**
+ * Reads back, in file order, the summaries {@link summaryEncoder} wrote:
+ * each as record `records.length` of `records`, which holds those read
+ * before it (and which the caller then adds it to); `shared` holds what
+ * `share` numbered.
+ */
+export function summaryDecoder(shared: readonly object[], records: readonly RecordSummary[]): (row: readonly unknown[]) => RecordSummary {
   const text = (v: unknown): string | undefined => (v === 0 ? undefined : (v as string));
   const list = (v: unknown): readonly string[] => (v === 0 ? EMPTY : (v as readonly string[]));
-  const type = typeName(row[1] as string);
-  if (row.length === 4) return new LightSummary(ordinal, row[0] as number, type, text(row[2]), text(row[3]));
-  const names = list(row[12]);
-  return new Summary(
-    ordinal,
-    row[0] as number,
-    type,
-    text(row[2]),
-    row[3] === 0 ? undefined : (row[3] as string | null),
-    text(row[4]),
-    row[5] === null ? Number.NaN : (row[5] as number),
-    shared[row[6] as number] as Envelope,
-    text(row[7]),
-    row[8] as ContentShape,
-    row[9] as string,
-    internBlocks(row[10] as string),
-    list(row[11]),
-    names.length === 1 ? internToolName(names) : names,
-    list(row[13]),
-    text(row[14]),
-    list(row[15]),
-    row[16] as number,
-    shared[row[17] as number] as RareFields,
-  );
+  let lastMessageId: string | undefined;
+  const sessionIds = new Map<string, string>();
+  return (row) => {
+    const ordinal = records.length;
+    const type = typeName(row[1] as string);
+    if (row.length === 4) {
+      let sessionId = text(row[3]);
+      if (sessionId !== undefined && sessionIds.size < 1024) sessionId = sessionIds.get(sessionId) ?? (sessionIds.set(sessionId, sessionId), sessionId);
+      return new LightSummary(ordinal, row[0] as number, type, text(row[2]), sessionId);
+    }
+    const parentRef = row[3];
+    const parentUuid = parentRef === 0 ? undefined : typeof parentRef === 'number' ? (records[parentRef - 1]?.uuid as string) : (parentRef as string | null);
+    const messageRef = row[7];
+    const messageId = messageRef === 0 ? undefined : messageRef === 1 ? lastMessageId : (messageRef as string);
+    if (messageId !== undefined) lastMessageId = messageId;
+    const answered = row[13];
+    const names = list(row[12]);
+    const source = row[14];
+    return new Summary(
+      ordinal,
+      row[0] as number,
+      type,
+      text(row[2]),
+      parentUuid,
+      text(row[4]),
+      row[5] === null ? Number.NaN : (row[5] as number),
+      shared[row[6] as number] as Envelope,
+      messageId,
+      row[8] as ContentShape,
+      row[9] as string,
+      internBlocks(row[10] as string),
+      list(row[11]),
+      names.length === 1 ? internToolName(names) : names,
+      typeof answered === 'number' && answered > 0 ? (records[answered - 1] as RecordSummary).toolUseIds : list(answered),
+      source === 1 ? (parentUuid as string) : text(source),
+      list(row[15]),
+      row[16] as number,
+      shared[row[17] as number] as RareFields,
+    );
+  };
 }

@@ -105,6 +105,8 @@ export interface IndexCheckpoint {
   /** By line number, 0 unused: each line's offset and length (see {@link LineTable}). */
   readonly lineOffsets: Float64Array;
   readonly lineLengths: Float64Array;
+  /** By ordinal, each record's parent's ordinal or -1, when known (a build from the checkpoint finds them again). */
+  readonly parentOrdinals: Int32Array | undefined;
 }
 
 /** See {@link SessionIndex.childrenOf}. */
@@ -569,6 +571,7 @@ export class SessionIndex {
       stats,
       lineOffsets: this.lineOffsets.subarray(0, stats.lineCount + 1),
       lineLengths: this.lineLengths.subarray(0, stats.lineCount + 1),
+      parentOrdinals: this.parentOrdinals.subarray(0, this.records.length),
     };
   }
 

@@ -39,12 +39,13 @@ import { threadId } from 'node:worker_threads';
 import writeFileAtomic from 'write-file-atomic';
 import type { SessionGroup } from '../core/discovery.js';
 import type { ByteSource } from '../core/reader.js';
-import { fileSource } from '../core/reader.js';
+import { fileSource, readFully } from '../core/reader.js';
 import { type IndexCheckpoint, type LineObserver, type SessionFile, SessionIndex } from '../core/session-index.js';
-import { CHECKPOINT_FORMAT, type StoredCheckpoint, checkpointOf, storedCheckpoint } from '../core/checkpoint.js';
+import { CHECKPOINT_FORMAT, type CheckpointMeta, decodeCheckpoint, encodeCheckpoint, isCheckpointMeta } from '../core/checkpoint.js';
 import { UsageError } from '../core/errors.js';
 import type { FileResult, Fix } from '../core/types.js';
 import { VERSION } from '../version.js';
+import { BIG_INPUT_BYTES, boundHeapGrowth } from '../tuning.js';
 import { type GroupInfo, type LintOptions, NeedsWholeFolder, type ReadFailure, transcriptSource } from './linter.js';
 
 /** Bump when the layout of an entry changes. */
@@ -288,16 +289,19 @@ function readEntry(file: string, stamp: string): Loaded {
   return { payload: value };
 }
 
-/** `write-file-atomic` for data in parts: a temporary file beside `file`, mode 0600, renamed over it. */
-function writeAtomically(file: string, parts: readonly Buffer[]): void {
+/**
+ * `write-file-atomic` for data written in parts: `fill` writes them to a
+ * temporary file beside `file` (mode 0600), which is then renamed over it.
+ */
+function writeAtomically(file: string, fill: (write: (bytes: Buffer) => void) => void): void {
   const temporary = `${file}.${process.pid}.${threadId}.${crypto.randomBytes(4).toString('hex')}.tmp`;
   const fd = fs.openSync(temporary, 'wx', 0o600);
   try {
     try {
-      for (const part of parts) {
+      fill((bytes) => {
         let done = 0;
-        while (done < part.length) done += fs.writeSync(fd, part, done, part.length - done);
-      }
+        while (done < bytes.length) done += fs.writeSync(fd, bytes, done, bytes.length - done);
+      });
     } finally {
       fs.closeSync(fd);
     }
@@ -308,31 +312,30 @@ function writeAtomically(file: string, parts: readonly Buffer[]): void {
   }
 }
 
-function writeEntry(config: CacheConfig, file: string, payload: object, stamp = config.stamp): string | undefined {
+function writeEntry(config: CacheConfig, file: string, payload: object): string | undefined {
   try {
     const bytes = v8.serialize(payload);
-    const header = JSON.stringify({ stamp, sha256: crypto.createHash('sha256').update(bytes).digest('hex'), length: bytes.length });
+    const header = JSON.stringify({ stamp: config.stamp, sha256: crypto.createHash('sha256').update(bytes).digest('hex'), length: bytes.length });
     fs.mkdirSync(config.dir, { recursive: true, mode: 0o700 });
     fs.chmodSync(config.dir, 0o700);
-    const head = Buffer.from(`${MAGIC}${header}\n`);
-    // A stored index is tens of MB: its bytes are not copied once more behind the header.
-    if (bytes.length < 1024 * 1024) writeFileAtomic.sync(file, Buffer.concat([head, bytes]), { mode: 0o600, fsync: false });
-    else writeAtomically(file, [head, bytes]);
+    writeFileAtomic.sync(file, Buffer.concat([Buffer.from(`${MAGIC}${header}\n`), bytes]), { mode: 0o600, fsync: false });
     return undefined;
   } catch (error) {
     return `cache file ${file} cannot be written (${error instanceof Error ? error.message : String(error)}); going on without it`;
   }
 }
 
-/** A session's index as the cache keeps it (see {@link indexerFor}). */
-interface StoredIndex {
+/** What a stored index says of the file it was built from, beside the checkpoint's meta. */
+interface StoredIndexAbout {
   readonly path: string;
   readonly dev: string;
   readonly ino: string;
-  /** The SHA-256 of the file's first `checkpoint.stats.byteLength` bytes. */
+  /** The SHA-256 of the file's first `meta.stats.byteLength` bytes. */
   readonly digest: string;
-  readonly checkpoint: StoredCheckpoint;
+  readonly meta: CheckpointMeta;
 }
+
+const INDEX_MAGIC = 'cclint-index\n';
 
 /** The stamp of stored indexes: they depend on the version and the build, not on the rules or the command. */
 function indexStamp(): string {
@@ -343,8 +346,133 @@ function indexPath(config: CacheConfig, file: string): string {
   return path.join(config.dir, `index-${crypto.createHash('sha256').update(file).digest('hex').slice(0, 40)}.bin`);
 }
 
-/** A stored index kept again once the file has grown past it by this share of its size (reading that much costs about what writing it again does). */
+/** A stored index is written again once its file has grown past it by this share (reading that much costs about what writing it again does). */
 const RESTORE_SHARE = 1 / 16;
+
+/**
+ * Writes a session's index to `file`, atomically (a temporary file renamed
+ * over it), mode 0600: the magic line, a header line with the stamp, then
+ * length-prefixed parts (each piece of rows as it is encoded, so that a
+ * 1 GB session's index is never held twice, then what {@link StoredIndexAbout}
+ * says), then the SHA-256 of the parts.
+ */
+function writeStoredIndex(config: CacheConfig, file: string, about: Omit<StoredIndexAbout, 'meta'>, checkpoint: IndexCheckpoint): string | undefined {
+  try {
+    fs.mkdirSync(config.dir, { recursive: true, mode: 0o700 });
+    fs.chmodSync(config.dir, 0o700);
+    writeAtomically(file, (write) => {
+      write(Buffer.from(`${INDEX_MAGIC}${JSON.stringify({ stamp: indexStamp() })}\n`));
+      const hash = crypto.createHash(CONTENT_HASH);
+      const length = Buffer.alloc(4);
+      const part = (bytes: Buffer): void => {
+        length.writeUInt32LE(bytes.length);
+        hash.update(length).update(bytes);
+        write(length);
+        write(bytes);
+      };
+      const meta = encodeCheckpoint(checkpoint, part);
+      part(v8.serialize({ ...about, meta } satisfies StoredIndexAbout));
+      write(Buffer.from(hash.digest('hex')));
+    });
+    return undefined;
+  } catch (error) {
+    return `cache file ${file} cannot be written (${error instanceof Error ? error.message : String(error)}); going on without it`;
+  }
+}
+
+type LoadedIndex = { readonly about: StoredIndexAbout; readonly pieces: () => Generator<Buffer> } | { readonly miss: true; readonly warning?: string };
+
+/**
+ * What {@link writeStoredIndex} wrote to `file`, checked. The file is read
+ * twice, in parts: once for its checksum, once for its pieces of rows, which
+ * come one at a time, so that a 1 GB session's stored index (over 100 MB)
+ * is never held whole beside the summaries made of it.
+ */
+function readStoredIndex(file: string): LoadedIndex {
+  let source: ByteSource;
+  try {
+    source = fileSource(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { miss: true };
+    return { miss: true, warning: `cache file ${file} cannot be read (${(error as Error).message}); ignored` };
+  }
+  const corrupt = (why: string): LoadedIndex => ({ miss: true, warning: `cache file ${file} is corrupt (${why}); ignored and written again` });
+  try {
+    const size = source.size;
+    const head = Buffer.alloc(Math.min(size, 4096));
+    readFully(source, head, 0, head.length, 0);
+    if (!head.subarray(0, INDEX_MAGIC.length).equals(Buffer.from(INDEX_MAGIC))) return corrupt('not a cclint cache file');
+    const headerEnd = head.indexOf(0x0a, INDEX_MAGIC.length);
+    if (headerEnd === -1) return corrupt('no header');
+    let header: { stamp?: unknown } | null;
+    try {
+      header = JSON.parse(head.toString('utf8', INDEX_MAGIC.length, headerEnd)) as typeof header;
+    } catch {
+      return corrupt('unreadable header');
+    }
+    if (header === null || typeof header !== 'object') return corrupt('unreadable header');
+    if (header.stamp !== indexStamp()) return { miss: true }; // another version: not an error
+    const DIGEST = 64;
+    const start = headerEnd + 1;
+    const end = size - DIGEST;
+    if (end < start) return corrupt('truncated');
+    /** Each part's offset and length, read from their length prefixes; undefined when they do not add up. */
+    const parts: Array<[number, number]> = [];
+    const length = Buffer.alloc(4);
+    for (let at = start; at < end; ) {
+      if (at + 4 > end || readFully(source, length, 0, 4, at) !== 4) return corrupt('truncated');
+      const next = at + 4 + length.readUInt32LE(0);
+      if (next > end) return corrupt('truncated');
+      parts.push([at + 4, next - at - 4]);
+      at = next;
+    }
+    const digest = Buffer.alloc(DIGEST);
+    readFully(source, digest, 0, DIGEST, end);
+    const hash = crypto.createHash(CONTENT_HASH);
+    const chunk = Buffer.allocUnsafe(1024 * 1024);
+    for (let at = start; at < end; ) {
+      const n = source.read(chunk, 0, Math.min(chunk.length, end - at), at);
+      if (n === 0) return corrupt('truncated');
+      hash.update(chunk.subarray(0, n));
+      at += n;
+    }
+    if (hash.digest('hex') !== digest.toString('latin1')) return corrupt('checksum mismatch');
+    const readPart = ([offset, bytes]: [number, number]): Buffer => {
+      const part = Buffer.allocUnsafe(bytes);
+      if (readFully(source, part, 0, bytes, offset) !== bytes) throw new Error('changed while read');
+      return part;
+    };
+    const last = parts.pop();
+    let about: unknown;
+    try {
+      about = v8.deserialize(last === undefined ? Buffer.alloc(0) : readPart(last));
+    } catch {
+      return corrupt('undecodable payload');
+    }
+    const a = about as Partial<StoredIndexAbout> | null;
+    if (a === null || typeof a !== 'object' || typeof a.path !== 'string' || typeof a.digest !== 'string' || !isCheckpointMeta(a.meta)) return corrupt('unexpected shape');
+    // The pieces are read when asked, from a source of their own.
+    return {
+      about: a as StoredIndexAbout,
+      *pieces() {
+        const again = fileSource(file);
+        try {
+          for (const [offset, bytes] of parts) {
+            const part = Buffer.allocUnsafe(bytes);
+            if (readFully(again, part, 0, bytes, offset) !== bytes) throw new Error('changed while read');
+            yield part;
+          }
+        } finally {
+          again.close();
+        }
+      },
+    };
+  } catch (error) {
+    return { miss: true, warning: `cache file ${file} cannot be read (${(error as Error).message}); ignored` };
+  } finally {
+    source.close();
+  }
+}
 
 /**
  * Feeds `hash` the first `length` bytes of `file`; false when it has fewer
@@ -385,19 +513,24 @@ function storedIndexOf(
   warn: (warning: string) => void,
 ): { checkpoint: IndexCheckpoint; hash: crypto.Hash } | undefined {
   const entry = indexPath(config, file);
-  const loaded = readEntry(entry, indexStamp());
+  const loaded = readStoredIndex(entry);
   if ('miss' in loaded) {
     if (loaded.warning !== undefined) warn(loaded.warning);
     return undefined;
   }
-  const stored = loaded.payload as Partial<StoredIndex>;
-  const length = (stored.checkpoint as Partial<StoredCheckpoint> | undefined)?.stats?.byteLength;
-  if (stored.path !== file || stored.dev !== identity.dev || stored.ino !== identity.ino || typeof length !== 'number' || length > identity.size) {
+  const { about } = loaded;
+  const length = about.meta.stats.byteLength;
+  if (about.path !== file || about.dev !== identity.dev || about.ino !== identity.ino || length > identity.size) {
     return undefined; // another file, or one that is not longer: read from the start
   }
   const hash = crypto.createHash(CONTENT_HASH);
-  if (!hashPrefix(file, length, hash) || hash.copy().digest('hex') !== stored.digest) return undefined;
-  const checkpoint = checkpointOf(stored.checkpoint);
+  if (!hashPrefix(file, length, hash) || hash.copy().digest('hex') !== about.digest) return undefined;
+  let checkpoint: IndexCheckpoint | undefined;
+  try {
+    checkpoint = decodeCheckpoint(about.meta, loaded.pieces());
+  } catch {
+    return undefined; // the stored index changed while read (another run wrote it): read the session from the start
+  }
   if (checkpoint === undefined) {
     warn(`cache file ${entry} is corrupt (unexpected shape); ignored and written again`);
     return undefined;
@@ -435,6 +568,8 @@ function indexerFor(
       }
     }
     if (identity === undefined && !racy.has(file.path)) return SessionIndex.build(file, () => transcriptSource(file.path), observer);
+    // As the linter's reads do once they pass that size: what is read back here is that big an index.
+    if (identity !== undefined && identity.size >= BIG_INPUT_BYTES) boundHeapGrowth();
     const resumed = config !== undefined && identity !== undefined ? storedIndexOf(config, file.path, identity, warn) : undefined;
     const hash = resumed?.hash ?? crypto.createHash(CONTENT_HASH);
     const from = resumed?.checkpoint;
@@ -475,8 +610,7 @@ function indexerFor(
     const grown = from === undefined ? Number.POSITIVE_INFINITY : index.stats.byteLength - from.stats.byteLength;
     const checkpoint = config !== undefined && identity !== undefined && grown >= (from?.stats.byteLength ?? 0) * RESTORE_SHARE ? index.checkpoint() : undefined;
     if (config !== undefined && identity !== undefined && checkpoint !== undefined) {
-      const stored: StoredIndex = { path: file.path, dev: identity.dev, ino: identity.ino, digest, checkpoint: storedCheckpoint(checkpoint) };
-      const warning = writeEntry(config, indexPath(config, file.path), stored, indexStamp());
+      const warning = writeStoredIndex(config, indexPath(config, file.path), { path: file.path, dev: identity.dev, ino: identity.ino, digest }, checkpoint);
       if (warning !== undefined) warn(warning);
     }
     return index;

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { checkpointOf, storedCheckpoint } from '../../src/core/checkpoint.js';
+import { decodeCheckpoint, encodeCheckpoint } from '../../src/core/checkpoint.js';
 import { classifyPath } from '../../src/core/discovery.js';
 import { bufferSource } from '../../src/core/reader.js';
 import { SUMMARY_FIELDS } from '../../src/core/records.js';
@@ -43,7 +43,9 @@ function observed(index: SessionIndex): unknown {
 function kept(bytes: Buffer, cut: number): IndexCheckpoint {
   const checkpoint = build(bytes.subarray(0, cut)).checkpoint();
   if (checkpoint === undefined) throw new Error(`no checkpoint at ${cut}`);
-  const back = checkpointOf(v8.deserialize(v8.serialize(storedCheckpoint(checkpoint))));
+  const pieces: Buffer[] = [];
+  const meta = encodeCheckpoint(checkpoint, (piece) => pieces.push(Buffer.from(piece)));
+  const back = decodeCheckpoint(v8.deserialize(v8.serialize(meta)), pieces);
   if (back === undefined) throw new Error('checkpoint not read back');
   return back;
 }
@@ -118,11 +120,24 @@ describe('SessionIndex.checkpoint and build from it', () => {
   });
 
   it('reads back nothing from a stored checkpoint of another format or shape', () => {
-    const stored = storedCheckpoint(kept(Buffer.from('{"type":"user","uuid":"a"}\n'), 27));
-    expect(checkpointOf({ ...stored, format: 0 })).toBeUndefined();
-    expect(checkpointOf({ ...stored, pieces: [Buffer.from('[not json')] })).toBeUndefined();
-    expect(checkpointOf({ ...stored, lineOffsets: new Float64Array(5) })).toBeUndefined();
-    expect(checkpointOf(null)).toBeUndefined();
-    expect(checkpointOf(stored)?.records.map((r) => r.uuid)).toEqual(['a']);
+    const bytes = Buffer.from('{"type":"user","uuid":"a"}\n{"type":"user","uuid":"b"}\n');
+    const pieces: Buffer[] = [];
+    const meta = encodeCheckpoint(kept(bytes, bytes.length), (piece) => pieces.push(piece));
+    expect(decodeCheckpoint(meta, pieces)?.records.map((r) => r.uuid)).toEqual(['a', 'b']);
+    expect(decodeCheckpoint({ ...meta, format: 0 }, pieces)).toBeUndefined();
+    expect(decodeCheckpoint(meta, [Buffer.from('[not json')])).toBeUndefined();
+    expect(decodeCheckpoint(meta, [])).toBeUndefined();
+    expect(() => decodeCheckpoint(meta, (function* () { throw new Error("a piece could not be read"); })())).toThrow("a piece could not be read");
+    expect(decodeCheckpoint({ ...meta, lineOffsets: new Float64Array(5) }, pieces)).toBeUndefined();
+    expect(decodeCheckpoint({ ...meta, stats: null }, pieces)).toBeUndefined();
+    expect(decodeCheckpoint(null, pieces)).toBeUndefined();
+  });
+
+  it('writes its rows in pieces of a few thousand, one at a time', () => {
+    const bytes = Buffer.from(Array.from({ length: 20_000 }, (_, i) => `{"type":"user","uuid":"u${i}"}\n`).join(''));
+    const sizes: number[] = [];
+    const meta = encodeCheckpoint(build(bytes).checkpoint() as IndexCheckpoint, (piece) => sizes.push(piece.length));
+    expect(meta.pieces).toBe(3);
+    expect(sizes.length).toBe(3);
   });
 });
