@@ -361,7 +361,7 @@ function writeStoredIndex(config: CacheConfig, file: string, about: Omit<StoredI
     fs.mkdirSync(config.dir, { recursive: true, mode: 0o700 });
     fs.chmodSync(config.dir, 0o700);
     writeAtomically(file, (write) => {
-      write(Buffer.from(`${INDEX_MAGIC}${JSON.stringify({ stamp: indexStamp() })}\n`));
+      write(Buffer.from(`${INDEX_MAGIC}${JSON.stringify({ stamp: indexStamp(), path: about.path })}\n`));
       const hash = crypto.createHash(CONTENT_HASH);
       const length = Buffer.alloc(4);
       const part = (bytes: Buffer): void => {
@@ -374,9 +374,67 @@ function writeStoredIndex(config: CacheConfig, file: string, about: Omit<StoredI
       part(v8.serialize({ ...about, meta } satisfies StoredIndexAbout));
       write(Buffer.from(hash.digest('hex')));
     });
+    pruneStoredIndexes(config.dir, file);
     return undefined;
   } catch (error) {
     return `cache file ${file} cannot be written (${error instanceof Error ? error.message : String(error)}); going on without it`;
+  }
+}
+
+/** The header line of a stored index, from its first bytes. */
+function indexHeaderOf(head: Buffer): { stamp?: unknown; path?: unknown } | undefined {
+  const end = head.indexOf(0x0a, INDEX_MAGIC.length);
+  if (!head.subarray(0, INDEX_MAGIC.length).equals(Buffer.from(INDEX_MAGIC)) || end === -1) return undefined;
+  try {
+    const header = JSON.parse(head.toString('utf8', INDEX_MAGIC.length, end)) as unknown;
+    return header !== null && typeof header === 'object' ? (header as { stamp?: unknown; path?: unknown }) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A temporary file this old was left by a run that was killed while it wrote. */
+const ABANDONED_MS = 60 * 60 * 1000;
+
+/**
+ * Deletes the stored indexes no run will read again: of a session that no
+ * longer exists, or written by another version (a stored index is tens of
+ * MB), and temporary files left by a run killed while it wrote one. Done
+ * when an index is stored, which is when the cache grows. Each file's
+ * header names its session, so only the first bytes of each are read.
+ */
+function pruneStoredIndexes(dir: string, kept: string): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  const stamp = indexStamp();
+  const head = Buffer.alloc(4096);
+  for (const name of names) {
+    const file = path.join(dir, name);
+    if (file === kept || !name.startsWith('index-')) continue;
+    try {
+      if (name.endsWith('.tmp')) {
+        if (Date.now() - fs.statSync(file).mtimeMs > ABANDONED_MS) fs.rmSync(file, { force: true });
+        continue;
+      }
+      if (!/^index-[0-9a-f]{40}\.bin$/.test(name)) continue;
+      const fd = fs.openSync(file, 'r');
+      let n: number;
+      try {
+        n = fs.readSync(fd, head, 0, head.length, 0);
+      } finally {
+        fs.closeSync(fd);
+      }
+      // A file without a readable header is corrupt: a read of its session says so and replaces it.
+      const header = indexHeaderOf(head.subarray(0, n));
+      if (header === undefined) continue;
+      if (header.stamp !== stamp || typeof header.path !== 'string' || !fs.existsSync(header.path)) fs.rmSync(file, { force: true });
+    } catch {
+      // another run may be pruning or writing too
+    }
   }
 }
 
@@ -402,16 +460,10 @@ function readStoredIndex(file: string): LoadedIndex {
     const head = Buffer.alloc(Math.min(size, 4096));
     readFully(source, head, 0, head.length, 0);
     if (!head.subarray(0, INDEX_MAGIC.length).equals(Buffer.from(INDEX_MAGIC))) return corrupt('not a cclint cache file');
-    const headerEnd = head.indexOf(0x0a, INDEX_MAGIC.length);
-    if (headerEnd === -1) return corrupt('no header');
-    let header: { stamp?: unknown } | null;
-    try {
-      header = JSON.parse(head.toString('utf8', INDEX_MAGIC.length, headerEnd)) as typeof header;
-    } catch {
-      return corrupt('unreadable header');
-    }
-    if (header === null || typeof header !== 'object') return corrupt('unreadable header');
+    const header = indexHeaderOf(head);
+    if (header === undefined) return corrupt('unreadable header');
     if (header.stamp !== indexStamp()) return { miss: true }; // another version: not an error
+    const headerEnd = head.indexOf(0x0a, INDEX_MAGIC.length);
     const DIGEST = 64;
     const start = headerEnd + 1;
     const end = size - DIGEST;

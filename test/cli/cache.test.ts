@@ -555,6 +555,36 @@ describe('check --cache, a session that only grew', () => {
     expect(healed.stderr).not.toContain('corrupt');
   });
 
+  it('deletes, when it stores an index, the stored indexes of sessions that are gone or of another version, and temporary files left an hour ago', async () => {
+    const { box, root, session, args } = grownSetup();
+    await run([...args, '--cache'], { env: box.env, cwd: box.root });
+    const cacheDir = path.join(box.cclintHome, 'cache');
+    const indexes = (): string[] => fs.readdirSync(cacheDir).filter((n) => n.startsWith('index-')).sort();
+    const before = indexes();
+    const gone = jsonlFiles(root).find((f) => f !== session && fs.readFileSync(f).at(-1) === 0x0a) as string;
+    fs.rmSync(gone);
+    // Of another version: the same file under another name, its stamp changed.
+    const other = path.join(cacheDir, `index-${'0'.repeat(40)}.bin`);
+    const first = fs.readFileSync(path.join(cacheDir, before[0] as string));
+    fs.writeFileSync(other, Buffer.from(first.toString('latin1').replace(/"stamp":"[0-9a-f]+"/, '"stamp":"older"'), 'latin1'));
+    const abandoned = path.join(cacheDir, `index-${'1'.repeat(40)}.bin.123.0.abcd.tmp`);
+    const writing = path.join(cacheDir, `index-${'2'.repeat(40)}.bin.124.0.abcd.tmp`);
+    fs.writeFileSync(abandoned, 'partial');
+    fs.writeFileSync(writing, 'partial');
+    const hourAgo = new Date(Date.now() - 61 * 60 * 1000);
+    fs.utimesSync(abandoned, hourAgo, hourAgo);
+    // Nothing stored yet: nothing pruned.
+    await run([...args, '--cache'], { env: box.env, cwd: box.root });
+    expect(indexes().length).toBe(before.length + 3);
+    // A session read from its start stores its index again.
+    flipByteKeepingTimes(session);
+    await run([...args, '--cache'], { env: box.env, cwd: box.root });
+    expect(indexes()).toEqual([...before.filter((n) => fs.existsSync(path.join(cacheDir, n))), path.basename(writing)].sort());
+    expect(indexes().length).toBe(before.length);
+    expect(fs.existsSync(other)).toBe(false);
+    expect(fs.existsSync(abandoned)).toBe(false);
+  });
+
   it('keeps no index of a session under CCLINT_CACHE_INDEX_MB, and refuses a value that is not a number of megabytes (exit 2)', async () => {
     const { box, root, args } = grownSetup();
     box.env.CCLINT_CACHE_INDEX_MB = '64';
