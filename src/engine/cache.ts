@@ -46,6 +46,7 @@ import { UsageError } from '../core/errors.js';
 import type { FileResult, Fix } from '../core/types.js';
 import { VERSION } from '../version.js';
 import { BIG_INPUT_BYTES, boundHeapGrowth } from '../tuning.js';
+import { type BackgroundHash, hashInBackground } from './background-hash.js';
 import { type GroupInfo, type LintOptions, NeedsWholeFolder, type ReadFailure, transcriptSource } from './linter.js';
 
 /** Bump when the layout of an entry changes. */
@@ -526,44 +527,26 @@ function readStoredIndex(file: string): LoadedIndex {
   }
 }
 
-/**
- * Feeds `hash` the first `length` bytes of `file`; false when it has fewer
- * or cannot be read.
- */
-function hashPrefix(file: string, length: number, hash: crypto.Hash): boolean {
-  let source: ByteSource;
-  try {
-    source = fileSource(file);
-  } catch {
-    return false;
-  }
-  const buffer = Buffer.allocUnsafe(Math.min(8 * 1024 * 1024, Math.max(1, length)));
-  try {
-    let position = 0;
-    while (position < length) {
-      const n = source.read(buffer, 0, Math.min(buffer.length, length - position), position);
-      if (n === 0) return false;
-      hash.update(buffer.subarray(0, n));
-      position += n;
-    }
-    return true;
-  } catch {
-    return false;
-  } finally {
-    source.close();
-  }
+/** A stored index read back, and the check, running meanwhile, that the file still starts with the bytes it was built from. */
+interface Resumed {
+  readonly checkpoint: IndexCheckpoint;
+  /** The SHA-256 of the checkpoint's bytes when it was stored. */
+  readonly digest: string;
+  /** Hashing the file's first bytes on another thread. */
+  readonly hasher: BackgroundHash;
 }
 
 /**
- * The stored index of `file` when the file still starts with the bytes it
- * was built from, with `hash` fed those bytes; undefined otherwise.
+ * The stored index of `file`, read back while another thread hashes the
+ * file's first bytes (the caller compares, then stops the hasher); undefined
+ * when there is none for this file as it is now (another inode, or shorter).
  */
 function storedIndexOf(
   config: CacheConfig,
   file: string,
   identity: { dev: string; ino: string; size: number },
   warn: (warning: string) => void,
-): { checkpoint: IndexCheckpoint; hash: crypto.Hash } | undefined {
+): Resumed | undefined {
   const entry = indexPath(config, file);
   const loaded = readStoredIndex(entry);
   if ('miss' in loaded) {
@@ -575,19 +558,46 @@ function storedIndexOf(
   if (about.path !== file || about.dev !== identity.dev || about.ino !== identity.ino || length > identity.size) {
     return undefined; // another file, or one that is not longer: read from the start
   }
-  const hash = crypto.createHash(CONTENT_HASH);
-  if (!hashPrefix(file, length, hash) || hash.copy().digest('hex') !== about.digest) return undefined;
+  const hasher = hashInBackground(file, length);
   let checkpoint: IndexCheckpoint | undefined;
   try {
     checkpoint = decodeCheckpoint(about.meta, loaded.pieces());
   } catch {
-    return undefined; // the stored index changed while read (another run wrote it): read the session from the start
+    // The stored index changed while read (another run wrote it): read the session from the start.
   }
   if (checkpoint === undefined) {
-    warn(`cache file ${entry} is corrupt (unexpected shape); ignored and written again`);
+    hasher.stop();
     return undefined;
   }
-  return { checkpoint, hash };
+  return { checkpoint, digest: about.digest, hasher };
+}
+
+/**
+ * A source for the build that feeds `hash` the bytes read in order from
+ * `from` on, and gives their digest when it closes (undefined when the
+ * reads were not in order: the build read some line again).
+ */
+function hashingSource(file: string, hash: crypto.Hash, from: number, onDigest: (digest: string | undefined) => void): ByteSource {
+  const inner = transcriptSource(file);
+  let next = from;
+  let sequential = true;
+  return {
+    get size() {
+      return inner.size;
+    },
+    read(target, targetOffset, length, position) {
+      const n = inner.read(target, targetOffset, length, position);
+      if (position === next) {
+        hash.update(target.subarray(targetOffset, targetOffset + n));
+        next += n;
+      } else sequential = false;
+      return n;
+    },
+    close() {
+      inner.close();
+      onDigest(sequential ? hash.digest('hex') : undefined);
+    },
+  };
 }
 
 /**
@@ -599,9 +609,12 @@ function storedIndexOf(
  *   checkpoint in the cache, with the SHA-256 of the bytes it was built
  *   from; a later run that finds the file longer and still starting with
  *   those bytes (same device and inode, same hash) reads only what was
- *   appended. The prefix is hashed whole each time: a file rewritten in
- *   place can keep its size, inode and times. A run with an observer
- *   (search) reads every line and keeps nothing.
+ *   appended. The prefix is hashed whole each time (a file rewritten in
+ *   place can keep its size, inode and times), on another thread while
+ *   this one reads the stored index back and parses what was appended; the
+ *   digest of the whole file then comes from that thread too, once both
+ *   threads are known to have read the same appended bytes. A run with an
+ *   observer (search) reads every line and keeps nothing.
  */
 function indexerFor(
   config: CacheConfig | undefined,
@@ -622,51 +635,61 @@ function indexerFor(
     if (identity === undefined && !racy.has(file.path)) return SessionIndex.build(file, () => transcriptSource(file.path), observer);
     // As the linter's reads do once they pass that size: what is read back here is that big an index.
     if (identity !== undefined && identity.size >= BIG_INPUT_BYTES) boundHeapGrowth();
+    const store = (index: SessionIndex, digest: string, from: IndexCheckpoint | undefined): void => {
+      if (racy.has(file.path)) hashes.set(file.path, digest);
+      if (config === undefined || identity === undefined || !worthStoring(index, from)) return;
+      const checkpoint = index.checkpoint();
+      if (checkpoint === undefined) return;
+      const warning = writeStoredIndex(config, indexPath(config, file.path), { path: file.path, dev: identity.dev, ino: identity.ino, digest }, checkpoint);
+      if (warning !== undefined) warn(warning);
+    };
     const resumed = config !== undefined && identity !== undefined ? storedIndexOf(config, file.path, identity, warn) : undefined;
-    const hash = resumed?.hash ?? crypto.createHash(CONTENT_HASH);
-    const from = resumed?.checkpoint;
-    let digest: string | undefined;
+    if (resumed !== undefined) {
+      const { checkpoint: from, hasher } = resumed;
+      try {
+        let tail: string | undefined;
+        let first = true;
+        const index = SessionIndex.build(
+          file,
+          () => {
+            if (!first) return transcriptSource(file.path);
+            first = false;
+            return hashingSource(file.path, crypto.createHash(CONTENT_HASH), from.stats.byteLength, (d) => (tail = d));
+          },
+          undefined,
+          from,
+        );
+        if (hasher.prefix() === resumed.digest) {
+          const wanted = racy.has(file.path) || worthStoring(index, from);
+          const both = tail !== undefined && wanted ? hasher.through(index.stats.byteLength) : undefined;
+          if (both !== undefined && both.tail === tail) store(index, both.whole, from);
+          return index;
+        }
+      } finally {
+        hasher.stop();
+      }
+      // Not the bytes it was built from: read from the start.
+    }
     let first = true;
+    let digest: string | undefined;
     const index = SessionIndex.build(
       file,
       () => {
         if (!first) return transcriptSource(file.path);
         first = false;
-        const inner = transcriptSource(file.path);
-        let next = from?.stats.byteLength ?? 0;
-        let sequential = true;
-        const source: ByteSource = {
-          get size() {
-            return inner.size;
-          },
-          read(target, targetOffset, length, position) {
-            const n = inner.read(target, targetOffset, length, position);
-            if (position === next) {
-              hash.update(target.subarray(targetOffset, targetOffset + n));
-              next += n;
-            } else sequential = false;
-            return n;
-          },
-          close() {
-            inner.close();
-            if (sequential) digest = hash.digest('hex');
-          },
-        };
-        return source;
+        return hashingSource(file.path, crypto.createHash(CONTENT_HASH), 0, (d) => (digest = d));
       },
       observer,
-      from,
     );
-    if (digest === undefined) return index;
-    if (racy.has(file.path)) hashes.set(file.path, digest);
-    const grown = from === undefined ? Number.POSITIVE_INFINITY : index.stats.byteLength - from.stats.byteLength;
-    const checkpoint = config !== undefined && identity !== undefined && grown >= (from?.stats.byteLength ?? 0) * RESTORE_SHARE ? index.checkpoint() : undefined;
-    if (config !== undefined && identity !== undefined && checkpoint !== undefined) {
-      const warning = writeStoredIndex(config, indexPath(config, file.path), { path: file.path, dev: identity.dev, ino: identity.ino, digest }, checkpoint);
-      if (warning !== undefined) warn(warning);
-    }
+    if (digest !== undefined) store(index, digest, undefined);
     return index;
   };
+}
+
+/** Whether an index read from `from` (or from the start) should be stored: it grew past its stored index by {@link RESTORE_SHARE}. */
+function worthStoring(index: SessionIndex, from: IndexCheckpoint | undefined): boolean {
+  if (from === undefined) return true;
+  return index.stats.byteLength - from.stats.byteLength >= from.stats.byteLength * RESTORE_SHARE;
 }
 
 /** A result without fix edits (closures over a session index), which are neither stored nor needed by a report. */

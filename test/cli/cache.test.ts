@@ -483,11 +483,16 @@ describe('check --cache, a session that only grew', () => {
     const session = jsonlFiles(path.join(root, '-home-dev-webapp'))[0] as string;
     return { box, root, session, args: ['check', '--format', 'json', root] };
   };
-  /** Where the build of `session` started reading in a cached run, and what the run printed. */
+  /**
+   * Where the build of `session` whose index the run used (its last) started
+   * reading, and what the run printed. (A session whose first bytes turn out
+   * to have changed is read on from its stored index while they are hashed,
+   * then again from its start.)
+   */
   const startOf = async (box: Sandbox, args: string[], session: string): Promise<{ start: number | undefined; stdout: string; stderr: string }> => {
     const built = vi.spyOn(SessionIndex, 'build');
     const r = await run([...args, '--cache'], { env: box.env, cwd: box.root });
-    const call = built.mock.calls.find(([file]) => file.path === session);
+    const call = built.mock.calls.findLast(([file]) => file.path === session);
     built.mockRestore();
     return { start: call === undefined ? undefined : (call[3]?.stats.byteLength ?? 0), stdout: r.stdout, stderr: r.stderr };
   };
