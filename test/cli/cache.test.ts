@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { classifyPath } from '../../src/core/discovery.js';
-import { cachedOutcomes, groupStore, lintFolderCached, racyIndexer, type CacheConfig, type FolderLinter, type GroupStore } from '../../src/engine/cache.js';
+import { cachedOutcomes, groupStore, lintFolderCached, plainResult, racyIndexer, type CacheConfig, type FolderLinter, type GroupStore } from '../../src/engine/cache.js';
 import { lintFolder } from '../../src/engine/linter.js';
 import { RULES } from '../../src/rules/index.js';
 import { SessionIndex } from '../../src/core/session-index.js';
@@ -304,6 +304,50 @@ describe('the folder cache', () => {
     // The same outcomes, fixes without their edits (closures over an index).
     expect(inOrder(again)).toBe(inOrder(outcomes));
     expect(again.length).toBe(groups.length);
+  });
+
+  it('stores the index of a session that had settled, hashed on another thread, unless the session changed while it was read', () => {
+    const { box, root } = projects();
+    const dir = path.join(root, '-home-dev-webapp');
+    const { groups, projectFiles } = folder(dir);
+    const options = { rules: RULES, severities: new Map(), only: undefined };
+    const lint: FolderLinter = (some, indexer, emit, partial, uuids) => lintFolder(some, projectFiles, options, emit, indexer, { partial, uuids });
+    const session = jsonlFiles(dir).find((f) => fs.readFileSync(f).at(-1) === 0x0a) as string;
+    const stored = (cacheDir: string): boolean =>
+      fs.existsSync(path.join(cacheDir, `index-${createHash('sha256').update(session).digest('hex').slice(0, 40)}.bin`));
+    const cached = (cacheDir: string): unknown[] => {
+      const out: unknown[] = [];
+      // Every session keeps its index; with no racy window, every file has settled.
+      lintFolderCached({ ...config(cacheDir), checkpointBytes: 0 }, groups, projectFiles, (o) => out.push(o), lint);
+      return out;
+    };
+    const plain = (): unknown[] => {
+      const out: unknown[] = [];
+      lintFolder(groups, projectFiles, options, (o) => out.push({ results: o.results.map(plainResult), failures: o.failures }));
+      return out;
+    };
+    const settledDir = path.join(box.root, 'settled');
+    cached(settledDir);
+    expect(stored(settledDir)).toBe(true);
+    const size = fs.statSync(session).size;
+    fs.appendFileSync(session, `${fs.readFileSync(session, 'utf8').split('\n')[2]}\n`);
+    const built = vi.spyOn(SessionIndex, 'build');
+    const grown = cached(settledDir);
+    expect(built.mock.calls.findLast(([file]) => file.path === session)?.[3]?.stats.byteLength).toBe(size);
+    built.mockRestore();
+    expect(inOrder(grown)).toBe(inOrder(plain()));
+    // A line appended while the session is read: its times move, and the digest taken beside the read is not trusted.
+    const original = SessionIndex.build.bind(SessionIndex);
+    const appending = vi.spyOn(SessionIndex, 'build').mockImplementation((file, ...rest) => {
+      const index = original(file, ...rest);
+      if (file.path === session) fs.appendFileSync(session, `${fs.readFileSync(session, 'utf8').split('\n')[3]}\n`);
+      return index;
+    });
+    const racedDir = path.join(box.root, 'raced');
+    cached(racedDir);
+    appending.mockRestore();
+    expect(stored(racedDir)).toBe(false);
+    expect(fs.readdirSync(racedDir).some((n) => n.startsWith('index-'))).toBe(true);
   });
 
   it('keeps the entries of each command apart: check, then sessions, then check again reads nothing', () => {
