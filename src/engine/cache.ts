@@ -348,7 +348,7 @@ function indexPath(config: CacheConfig, file: string): string {
 }
 
 /** A stored index is written again once its file has grown past it by this share (reading that much costs about what writing it again does). */
-const RESTORE_SHARE = 1 / 16;
+const STORE_AGAIN_SHARE = 1 / 16;
 
 /**
  * Writes a session's index to `file`, atomically (a temporary file renamed
@@ -439,13 +439,18 @@ function pruneStoredIndexes(dir: string, kept: string): void {
   }
 }
 
-type LoadedIndex = { readonly about: StoredIndexAbout; readonly pieces: () => Generator<Buffer> } | { readonly miss: true; readonly warning?: string };
+type LoadedIndex =
+  | { readonly about: StoredIndexAbout; readonly pieces: () => Generator<Buffer>; readonly close: () => void }
+  | { readonly miss: true; readonly warning?: string };
 
 /**
  * What {@link writeStoredIndex} wrote to `file`, checked. The file is read
- * twice, in parts: once for its checksum, once for its pieces of rows, which
- * come one at a time, so that a 1 GB session's stored index (over 100 MB)
- * is never held whole beside the summaries made of it.
+ * twice, in parts, through one descriptor (a run that stores the index
+ * meanwhile renames a new file over the path, and the pieces read are
+ * those the checksum covered): once for its checksum, once for its pieces
+ * of rows, which come one at a time, so that a 1 GB session's stored index
+ * (over 100 MB) is never held whole beside the summaries made of it. The
+ * caller closes what it was given.
  */
 function readStoredIndex(file: string): LoadedIndex {
   let source: ByteSource;
@@ -456,6 +461,7 @@ function readStoredIndex(file: string): LoadedIndex {
     return { miss: true, warning: `cache file ${file} cannot be read (${(error as Error).message}); ignored` };
   }
   const corrupt = (why: string): LoadedIndex => ({ miss: true, warning: `cache file ${file} is corrupt (${why}); ignored and written again` });
+  let opened: LoadedIndex | undefined;
   try {
     const size = source.size;
     const head = Buffer.alloc(Math.min(size, 4096));
@@ -469,7 +475,7 @@ function readStoredIndex(file: string): LoadedIndex {
     const start = headerEnd + 1;
     const end = size - DIGEST;
     if (end < start) return corrupt('truncated');
-    /** Each part's offset and length, read from their length prefixes; undefined when they do not add up. */
+    /** Each part's offset and length, from their length prefixes. */
     const parts: Array<[number, number]> = [];
     const length = Buffer.alloc(4);
     for (let at = start; at < end; ) {
@@ -492,7 +498,7 @@ function readStoredIndex(file: string): LoadedIndex {
     if (hash.digest('hex') !== digest.toString('latin1')) return corrupt('checksum mismatch');
     const readPart = ([offset, bytes]: [number, number]): Buffer => {
       const part = Buffer.allocUnsafe(bytes);
-      if (readFully(source, part, 0, bytes, offset) !== bytes) throw new Error('changed while read');
+      if (readFully(source, part, 0, bytes, offset) !== bytes) throw new Error('shorter than its parts say');
       return part;
     };
     const last = parts.pop();
@@ -504,26 +510,19 @@ function readStoredIndex(file: string): LoadedIndex {
     }
     const a = about as Partial<StoredIndexAbout> | null;
     if (a === null || typeof a !== 'object' || typeof a.path !== 'string' || typeof a.digest !== 'string' || !isCheckpointMeta(a.meta)) return corrupt('unexpected shape');
-    // The pieces are read when asked, from a source of their own.
-    return {
+    const loaded: LoadedIndex = {
       about: a as StoredIndexAbout,
       *pieces() {
-        const again = fileSource(file);
-        try {
-          for (const [offset, bytes] of parts) {
-            const part = Buffer.allocUnsafe(bytes);
-            if (readFully(again, part, 0, bytes, offset) !== bytes) throw new Error('changed while read');
-            yield part;
-          }
-        } finally {
-          again.close();
-        }
+        for (const part of parts) yield readPart(part);
       },
+      close: () => source.close(),
     };
+    opened = loaded;
+    return loaded;
   } catch (error) {
     return { miss: true, warning: `cache file ${file} cannot be read (${(error as Error).message}); ignored` };
   } finally {
-    source.close();
+    if (opened === undefined) source.close();
   }
 }
 
@@ -556,6 +555,7 @@ function storedIndexOf(
   const { about } = loaded;
   const length = about.meta.stats.byteLength;
   if (about.path !== file || about.dev !== identity.dev || about.ino !== identity.ino || length > identity.size) {
+    loaded.close();
     return undefined; // another file, or one that is not longer: read from the start
   }
   const hasher = hashInBackground(file, length);
@@ -563,7 +563,9 @@ function storedIndexOf(
   try {
     checkpoint = decodeCheckpoint(about.meta, loaded.pieces());
   } catch {
-    // The stored index changed while read (another run wrote it): read the session from the start.
+    // The stored index could not be read to its end (a disk error): read the session from the start.
+  } finally {
+    loaded.close();
   }
   if (checkpoint === undefined) {
     hasher.stop();
@@ -717,10 +719,10 @@ function sameStat(before: fs.BigIntStats, file: string): boolean {
   }
 }
 
-/** Whether an index read from `from` (or from the start) should be stored: it grew past its stored index by {@link RESTORE_SHARE}. */
+/** Whether an index read from `from` (or from the start) should be stored: it grew past its stored index by {@link STORE_AGAIN_SHARE}. */
 function worthStoring(index: SessionIndex, from: IndexCheckpoint | undefined): boolean {
   if (from === undefined) return true;
-  return index.stats.byteLength - from.stats.byteLength >= from.stats.byteLength * RESTORE_SHARE;
+  return index.stats.byteLength - from.stats.byteLength >= from.stats.byteLength * STORE_AGAIN_SHARE;
 }
 
 /** A result without fix edits (closures over a session index), which are neither stored nor needed by a report. */
