@@ -186,7 +186,7 @@ export function checkCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--no-color', 'no colour, even on a terminal (NO_COLOR is honoured too)')
     .option('-o, --output-file <file>', 'write the report to this file instead of stdout (folders are created)')
     .option('--baseline <file>', 'report only findings this file does not record; records today\'s findings when it does not exist')
-    .option('--cache', 'remember results under $CCLINT_HOME/cache; a project folder in which nothing changed is not read again')
+    .option('--cache', 'remember results under $CCLINT_HOME/cache; a session whose files did not change is not read again, and one of 64 MB or more that only grew is read from where it ended')
     .option('--baseline-update', 'record today\'s findings in the --baseline file again (forgets the ones no longer found)')
     .addHelpText(
       'after',
@@ -198,7 +198,7 @@ Examples:
   cclint check --rule phantom-parent --quiet    one rule, errors only
   cclint check --format sarif -o cclint.sarif   for GitHub code scanning
   cclint check --baseline cclint-baseline.json  first run records today's findings; later runs fail only on new ones
-  cclint check --cache                          later runs read only the project folders that changed
+  cclint check --cache                          later runs read only the sessions that changed
 
 Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 cclint could not do its job.`,
     )

@@ -114,7 +114,7 @@ export function sessionsCommand(io: Io, setExit: (code: number) => void): Comman
     .option('--sort <column>', `order the rows by a column (${SORT_COLUMNS.join(', ')}), :asc or :desc to choose the direction`, parseSort)
     .option('--broken', 'only sessions with something wrong: an error or warning, a resume loss, a corruption score above 0, a resumed request the API rejects')
     .option('-o, --output-file <file>', 'write the report to this file instead of stdout (folders are created)')
-    .option('--cache', 'remember what was read under $CCLINT_HOME/cache; a project folder in which nothing changed is not read again')
+    .option('--cache', 'remember what was read under $CCLINT_HOME/cache; a session whose files did not change is not read again, and one of 64 MB or more that only grew is read from where it ended')
     .addHelpText(
       'after',
       `
