@@ -6,7 +6,7 @@
  * read; a corrupt cache is ignored with a warning; the cache never lives in
  * the projects root.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import v8 from 'node:v8';
 import fs from 'node:fs';
@@ -632,6 +632,35 @@ describe('check --cache, a session that only grew', () => {
     expect(indexes().length).toBe(before.length);
     expect(fs.existsSync(other)).toBe(false);
     expect(fs.existsSync(abandoned)).toBe(false);
+  });
+
+  it('stores no index that disagrees with its session while another process appends to it (the built binary, real processes)', async () => {
+    const { box, session, args } = grownSetup();
+    const cli = path.join(repositoryRoot, 'dist', 'cli.js');
+    const env = { ...box.env, CCLINT_THREADS: '1' };
+    const cclint = (...more: string[]) => spawnSync(process.execPath, [cli, ...args, ...more], { cwd: box.root, env, encoding: 'utf8' });
+    cclint('--cache');
+    // Claude Code's way: whole lines appended, one write each, every few milliseconds, for about two seconds.
+    const lines = fs.readFileSync(session, 'utf8').split('\n').filter((l) => l !== '');
+    const appender = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const fs = require('node:fs'); const lines = ${JSON.stringify(lines)}; let i = 0;
+         const t = setInterval(() => { fs.appendFileSync(${JSON.stringify(session)}, lines[i++ % lines.length] + '\\n'); }, 3);
+         setTimeout(() => { clearInterval(t); process.exit(0); }, 2000);`,
+      ],
+      { stdio: 'ignore' },
+    );
+    const exited = new Promise<void>((resolve) => appender.on('exit', () => resolve()));
+    for (let i = 0; i < 4; i++) expect(cclint('--cache').status).not.toBe(2);
+    await exited;
+    const plain = cclint();
+    expect(cclint('--cache').stdout).toBe(plain.stdout);
+    expect(cclint('--cache').stdout).toBe(plain.stdout);
+    // And read on from the index stored last.
+    fs.appendFileSync(session, `${lines[1]}\n`);
+    expect(cclint('--cache').stdout).toBe(cclint().stdout);
   });
 
   it('keeps no index of a session under CCLINT_CACHE_INDEX_MB, and refuses a value that is not a number of megabytes (exit 2)', async () => {
