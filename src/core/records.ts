@@ -1051,16 +1051,30 @@ export function summaryDecoder(shared: readonly object[], records: readonly Reco
   const list = (v: unknown): readonly string[] => (v === 0 ? EMPTY : (v as readonly string[]));
   let lastMessageId: string | undefined;
   const sessionIds = new Map<string, string>();
+  /** What a row names among the records before it: thrown when it names none (a stored index that is not what was written). */
+  const earlier = (n: number): RecordSummary => {
+    const r = records[n - 1];
+    if (r === undefined || n <= 0) throw new TypeError('a row names a record that is not before it');
+    return r;
+  };
+  const sharedAt = (n: unknown): object => {
+    const value = typeof n === 'number' ? shared[n] : undefined;
+    if (value === null || typeof value !== 'object') throw new TypeError('a row names a shared value that is not there');
+    return value;
+  };
   return (row) => {
     const ordinal = records.length;
-    const type = typeName(row[1] as string);
+    if (!Array.isArray(row) || (row.length !== 4 && row.length !== 18) || typeof row[0] !== 'number' || typeof row[1] !== 'string') {
+      throw new TypeError('not a summary row');
+    }
+    const type = typeName(row[1]);
     if (row.length === 4) {
       let sessionId = text(row[3]);
       if (sessionId !== undefined && sessionIds.size < 1024) sessionId = sessionIds.get(sessionId) ?? (sessionIds.set(sessionId, sessionId), sessionId);
       return new LightSummary(ordinal, row[0] as number, type, text(row[2]), sessionId);
     }
     const parentRef = row[3];
-    const parentUuid = parentRef === 0 ? undefined : typeof parentRef === 'number' ? (records[parentRef - 1]?.uuid as string) : (parentRef as string | null);
+    const parentUuid = parentRef === 0 ? undefined : typeof parentRef === 'number' ? (earlier(parentRef).uuid as string) : (parentRef as string | null);
     const messageRef = row[7];
     const messageId = messageRef === 0 ? undefined : messageRef === 1 ? lastMessageId : (messageRef as string);
     if (messageId !== undefined) lastMessageId = messageId;
@@ -1075,18 +1089,18 @@ export function summaryDecoder(shared: readonly object[], records: readonly Reco
       parentUuid,
       text(row[4]),
       row[5] === null ? Number.NaN : (row[5] as number),
-      shared[row[6] as number] as Envelope,
+      sharedAt(row[6]) as Envelope,
       messageId,
       row[8] as ContentShape,
       row[9] as string,
       internBlocks(row[10] as string),
       list(row[11]),
       names.length === 1 ? internToolName(names) : names,
-      typeof answered === 'number' && answered > 0 ? (records[answered - 1] as RecordSummary).toolUseIds : list(answered),
+      typeof answered === 'number' && answered > 0 ? earlier(answered).toolUseIds : list(answered),
       source === 1 ? (parentUuid as string) : text(source),
       list(row[15]),
       row[16] as number,
-      shared[row[17] as number] as RareFields,
+      sharedAt(row[17]) as RareFields,
     );
   };
 }

@@ -133,6 +133,25 @@ describe('SessionIndex.checkpoint and build from it', () => {
     expect(decodeCheckpoint(null, pieces)).toBeUndefined();
   });
 
+  it('reads back nothing from rows that name what is not there (a hand-made file whose checksum holds)', () => {
+    const bytes = Buffer.from('{"type":"user","uuid":"a","parentUuid":null}\n{"type":"user","uuid":"b","parentUuid":"a"}\n');
+    const pieces: Buffer[] = [];
+    const meta = encodeCheckpoint(build(bytes).checkpoint() as IndexCheckpoint, (piece) => pieces.push(piece));
+    const rows = JSON.parse((pieces[0] as Buffer).toString('utf8')) as unknown[][];
+    expect(rows[1]?.[3]).toBe(1); // the parent, as the record before it
+    const edited = (edit: (rows: unknown[][]) => void): Buffer[] => {
+      const copy = JSON.parse(JSON.stringify(rows)) as unknown[][];
+      edit(copy);
+      return [Buffer.from(JSON.stringify(copy))];
+    };
+    expect(decodeCheckpoint(meta, edited(() => undefined))?.records.map((r) => r.parentUuid)).toEqual([null, 'a']);
+    expect(decodeCheckpoint(meta, edited((r) => ((r[1] as unknown[])[3] = 2)))).toBeUndefined();
+    expect(decodeCheckpoint(meta, edited((r) => ((r[0] as unknown[])[6] = 99)))).toBeUndefined();
+    expect(decodeCheckpoint(meta, edited((r) => ((r[0] as unknown[])[17] = 'x')))).toBeUndefined();
+    expect(decodeCheckpoint(meta, edited((r) => (r[0] = [1, 2, 3])))).toBeUndefined();
+    expect(decodeCheckpoint(meta, edited((r) => (r[0] = 'row' as unknown as unknown[])))).toBeUndefined();
+  });
+
   it('writes its rows in pieces of a few thousand, one at a time', () => {
     const bytes = Buffer.from(Array.from({ length: 20_000 }, (_, i) => `{"type":"user","uuid":"u${i}"}\n`).join(''));
     const sizes: number[] = [];
