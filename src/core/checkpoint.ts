@@ -96,11 +96,17 @@ export function isCheckpointMeta(meta: unknown): meta is CheckpointMeta {
  * The checkpoint `meta` and its pieces of rows hold, the pieces taken one at
  * a time; undefined when they are not what {@link encodeCheckpoint} wrote.
  * An error reading a piece is thrown.
+ *
+ * With `after`, they were written by an index of the part of a file that
+ * starts where `after` ends (see {@link checkpointAt}), and what comes back
+ * is the checkpoint of both parts: the index a read of the whole would
+ * build from it.
  */
-export function decodeCheckpoint(meta: unknown, pieces: Iterable<Uint8Array>): IndexCheckpoint | undefined {
+export function decodeCheckpoint(meta: unknown, pieces: Iterable<Uint8Array>, after?: IndexCheckpoint): IndexCheckpoint | undefined {
   if (!isCheckpointMeta(meta)) return undefined;
-  const records: RecordSummary[] = [];
-  const decode = summaryDecoder(meta.shared, records);
+  const records: RecordSummary[] = after === undefined ? [] : [...after.records];
+  const lines = after?.stats.lineCount ?? 0;
+  const decode = summaryDecoder(meta.shared, records, { lines, records: records.length });
   let count = 0;
   try {
     for (const piece of pieces) {
@@ -114,5 +120,48 @@ export function decodeCheckpoint(meta: unknown, pieces: Iterable<Uint8Array>): I
   }
   if (count !== meta.pieces) return undefined;
   // (The build finds each record's parent again as it takes the records in.)
-  return { records, invalidLines: meta.invalidLines, stats: meta.stats, lineOffsets: meta.lineOffsets, lineLengths: meta.lineLengths, parentOrdinals: undefined };
+  if (after === undefined) {
+    return { records, invalidLines: meta.invalidLines, stats: meta.stats, lineOffsets: meta.lineOffsets, lineLengths: meta.lineLengths, parentOrdinals: undefined };
+  }
+  const a = after.stats;
+  const b = meta.stats;
+  const joined = (first: Float64Array, second: Float64Array): Float64Array => {
+    const both = new Float64Array(a.lineCount + b.lineCount + 1);
+    both.set(first.subarray(0, a.lineCount + 1));
+    both.set(second.subarray(1, b.lineCount + 1), a.lineCount + 1);
+    return both;
+  };
+  return {
+    records,
+    invalidLines: [...after.invalidLines, ...meta.invalidLines.map((l) => ({ ...l, line: l.line + lines }))],
+    stats: {
+      byteLength: b.byteLength,
+      lineCount: a.lineCount + b.lineCount,
+      endsWithNewline: b.lineCount > 0 ? b.endsWithNewline : a.endsWithNewline,
+      hasBom: a.hasBom,
+      blankLines: a.blankLines + b.blankLines,
+      crlfLines: a.crlfLines + b.crlfLines,
+      binaryLines: a.binaryLines + b.binaryLines,
+      lastSkipBoundaryLine: b.lastSkipBoundaryLine > 0 ? b.lastSkipBoundaryLine + lines : a.lastSkipBoundaryLine,
+    },
+    lineOffsets: joined(after.lineOffsets, meta.lineOffsets),
+    lineLengths: joined(after.lineLengths, meta.lineLengths),
+    parentOrdinals: undefined,
+  };
+}
+
+/**
+ * Where an index of the part of a file from byte `byteLength` on starts (a
+ * line starts there): nothing read yet, lines numbered from 1. What
+ * {@link SessionIndex.build} goes on from to index that part alone.
+ */
+export function checkpointAt(byteLength: number): IndexCheckpoint {
+  return {
+    records: [],
+    invalidLines: [],
+    stats: { byteLength, lineCount: 0, endsWithNewline: true, hasBom: false, blankLines: 0, crlfLines: 0, binaryLines: 0, lastSkipBoundaryLine: 0 },
+    lineOffsets: new Float64Array(1),
+    lineLengths: new Float64Array(1),
+    parentOrdinals: undefined,
+  };
 }

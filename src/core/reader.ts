@@ -136,7 +136,10 @@ export class LineView {
  * `\n` of line `lineCount`, at byte `byteLength`, with what that scan said
  * of the bytes before.
  */
-export type ScanStart = Pick<ReadStats, 'byteLength' | 'lineCount' | 'hasBom'>;
+export type ScanStart = Pick<ReadStats, 'byteLength' | 'lineCount' | 'hasBom'> & {
+  /** What the earlier scan ended with (default: a complete line, as a scan that stopped at one). */
+  readonly endsWithNewline?: boolean;
+};
 
 /**
  * Calls `onLine` for every physical line, in order, without decoding it: the
@@ -156,8 +159,7 @@ export function scanLineViews(source: ByteSource, onLine: (line: LineView) => vo
   let lineNo = from?.lineCount ?? 0;
   let lineStart = position;
   let hasBom = from?.hasBom ?? false;
-  // An earlier scan ends where a line ended (or at the start).
-  let endsWithNewline = position > 0;
+  let endsWithNewline = from?.endsWithNewline ?? position > 0;
 
   /** `bytes[from, to)` is the line without its `\n`; handed on in place, no copy. */
   const emit = (bytes: Buffer | undefined, from: number, to: number, byteLength: number, terminated: boolean): void => {
@@ -166,7 +168,8 @@ export function scanLineViews(source: ByteSource, onLine: (line: LineView) => vo
     let crlf = false;
     let end = to;
     if (bytes !== undefined) {
-      if (lineNo === 1 && end - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) {
+      // A BOM is the file's first bytes: not the start of a line a scan from the middle begins with.
+      if (lineStart === 0 && end - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) {
         hasBom = true;
         start += 3;
       }

@@ -1044,16 +1044,23 @@ export function summaryEncoder(
  * Reads back, in file order, the summaries {@link summaryEncoder} wrote:
  * each as record `records.length` of `records`, which holds those read
  * before it (and which the caller then adds it to); `shared` holds what
- * `share` numbered.
+ * `share` numbered. With `after`, the summaries were written by an index of
+ * the part of a file after the first `after.lines` lines, which hold the
+ * first `after.records` records of `records`: their lines and the records
+ * they name are numbered on from there.
  */
-export function summaryDecoder(shared: readonly object[], records: readonly RecordSummary[]): (row: readonly unknown[]) => RecordSummary {
+export function summaryDecoder(
+  shared: readonly object[],
+  records: readonly RecordSummary[],
+  after: { readonly lines: number; readonly records: number } = { lines: 0, records: 0 },
+): (row: readonly unknown[]) => RecordSummary {
   const text = (v: unknown): string | undefined => (v === 0 ? undefined : (v as string));
   const list = (v: unknown): readonly string[] => (v === 0 ? EMPTY : (v as readonly string[]));
   let lastMessageId: string | undefined;
   const sessionIds = new Map<string, string>();
   /** What a row names among the records before it: thrown when it names none (a stored index that is not what was written). */
   const earlier = (n: number): RecordSummary => {
-    const r = records[n - 1];
+    const r = records[after.records + n - 1];
     if (r === undefined || n <= 0) throw new TypeError('a row names a record that is not before it');
     return r;
   };
@@ -1071,7 +1078,7 @@ export function summaryDecoder(shared: readonly object[], records: readonly Reco
     if (row.length === 4) {
       let sessionId = text(row[3]);
       if (sessionId !== undefined && sessionIds.size < 1024) sessionId = sessionIds.get(sessionId) ?? (sessionIds.set(sessionId, sessionId), sessionId);
-      return new LightSummary(ordinal, row[0] as number, type, text(row[2]), sessionId);
+      return new LightSummary(ordinal, row[0] + after.lines, type, text(row[2]), sessionId);
     }
     const parentRef = row[3];
     const parentUuid = parentRef === 0 ? undefined : typeof parentRef === 'number' ? (earlier(parentRef).uuid as string) : (parentRef as string | null);
@@ -1083,7 +1090,7 @@ export function summaryDecoder(shared: readonly object[], records: readonly Reco
     const source = row[14];
     return new Summary(
       ordinal,
-      row[0] as number,
+      row[0] + after.lines,
       type,
       text(row[2]),
       parentUuid,

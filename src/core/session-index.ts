@@ -564,6 +564,16 @@ export class SessionIndex {
   checkpoint(): IndexCheckpoint | undefined {
     const { stats } = this;
     if (!stats.endsWithNewline || stats.lineCount === 0) return undefined;
+    return this.part();
+  }
+
+  /**
+   * What this index knows, whatever its file ends with: for an index of a
+   * part of a file (see `split-parse.ts`), which another index of the part
+   * before it takes in.
+   */
+  part(): IndexCheckpoint {
+    const { stats } = this;
     return {
       records: this.records,
       // The BOM's entry is added again by the build that goes on.

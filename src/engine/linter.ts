@@ -19,6 +19,7 @@ import type { SessionGroup } from '../core/discovery.js';
 import { forkReport } from '../core/forks.js';
 import { scoreSession } from '../core/score.js';
 import { notTranscript } from '../core/transcript.js';
+import { indexOnTwoThreads } from './split-parse.js';
 import {
   type Finding,
   type FileResult,
@@ -39,6 +40,11 @@ export interface LintOptions {
   readonly only?: ReadonlySet<string> | undefined;
   /** Each result also carries the file's facts for the sessions table (`sessions`). */
   readonly facts?: boolean | undefined;
+  /**
+   * Sessions at least this big are indexed on two threads (see
+   * `split-parse.ts`); set only where nothing else runs on the other core.
+   */
+  readonly splitBytes?: number | undefined;
 }
 
 /** A file that could not be read at all during a run. */
@@ -470,7 +476,7 @@ export function lintFolder(
         : (index: SessionIndex): void => {
             for (const uuid of index.byUuid.keys()) if (!known.has(uuid)) known.set(uuid, index.file.path);
           };
-    const { indexes, failures } = indexGroup(group, harvest, indexer);
+    const { indexes, failures } = indexGroup(group, harvest, indexer ?? ((file) => indexFile(file, undefined, options.splitBytes)));
     const own = cache !== undefined && selfContained(indexes);
     if (!own && partial) throw new NeedsWholeFolder(group);
     linkGroup(indexes, harvested);
@@ -499,7 +505,18 @@ export function lintFolder(
   }
 }
 
-export function indexFile(file: SessionFile, observer?: LineObserver): SessionIndex {
+/** Indexes a file; one of `splitBytes` or more on two threads when it can (see `split-parse.ts`). */
+export function indexFile(file: SessionFile, observer?: LineObserver, splitBytes?: number): SessionIndex {
+  if (splitBytes !== undefined && observer === undefined) {
+    let size: number | undefined;
+    try {
+      size = fs.statSync(file.path).size;
+    } catch {
+      // The build says why it cannot be read.
+    }
+    const index = size !== undefined && size >= splitBytes ? indexOnTwoThreads(file, size) : undefined;
+    if (index !== undefined) return index;
+  }
   return SessionIndex.build(file, () => transcriptSource(file.path), observer);
 }
 

@@ -1,0 +1,158 @@
+/**
+ * A session indexed in two parts (the part after a line boundary on another
+ * thread, its index sent back encoded) is the index a read from the start
+ * builds: checked in-process at every line boundary of a file with every
+ * kind of damaged line and at a few of every corpus file, and through the
+ * built binary, whose worker thread does the second part.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import v8 from 'node:v8';
+import { afterEach, describe, expect, it } from 'vitest';
+import { classifyPath } from '../../src/core/discovery.js';
+import { fileSource } from '../../src/core/reader.js';
+import { SUMMARY_FIELDS } from '../../src/core/records.js';
+import { SessionIndex } from '../../src/core/session-index.js';
+import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
+import { type EncodedPart, indexBefore, indexPart, joinParts, splitBytesOf, workOnPart } from '../../src/engine/split-parse.js';
+import { corpusFiles, SHARED_CORPUS } from '../support/corpus.js';
+import { repositoryRoot } from '../support/tree.js';
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const dir of folders.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** `bytes` as a session file of a project folder in a temporary projects root. */
+function sessionOf(bytes: Buffer): { root: string; file: ReturnType<typeof classifyPath> } {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cclint-split-'));
+  folders.push(root);
+  const dir = path.join(root, '-home-u-proj');
+  fs.mkdirSync(dir);
+  const file = path.join(dir, '0b7a6f4e-2c1d-4e8f-9a0b-1c2d3e4f5a6b.jsonl');
+  fs.writeFileSync(file, bytes);
+  return { root, file: classifyPath(file, root) };
+}
+
+/** Everything a rule, a model or a repair can ask an index, as plain values. */
+function observed(index: SessionIndex): unknown {
+  const table = index.lineTable();
+  const lines = [];
+  for (let n = 1; n <= table.lineCount; n++) lines.push([table.offset(n), table.length(n), table.terminated(n), index.lineBytes(n).toString('latin1')]);
+  return {
+    records: index.records.map((r) => SUMMARY_FIELDS.map((f) => r[f])),
+    invalidLines: index.invalidLines,
+    stats: index.stats,
+    lines,
+    hasBom: table.hasBom,
+    byUuid: [...index.byUuid].map(([uuid, r]) => [uuid, r.ordinal]),
+    duplicates: [...index.duplicates].map(([uuid, copies]) => [uuid, copies.map((r) => r.ordinal)]),
+    parents: index.records.map((r) => index.parentOf(r)?.ordinal),
+    unresolved: [...index.unresolvedParents()],
+    effective: index.records.map((r) => index.isEffective(r)),
+  };
+}
+
+/** The index of `file` built in two parts split at `split`, the second part sent as a thread would send it. */
+function inTwoParts(file: ReturnType<typeof classifyPath>, split: number, size: number): SessionIndex {
+  const before = indexBefore(file, split);
+  const sent = v8.deserialize(v8.serialize(indexPart(file, split, size))) as EncodedPart;
+  const index = joinParts(file, before, size, sent);
+  if (index === undefined) throw new Error('the parts did not join');
+  return index;
+}
+
+/** Offsets where a line starts (after each `\n` but the last byte's). */
+function lineStarts(bytes: Buffer): number[] {
+  const starts: number[] = [];
+  for (let i = bytes.indexOf(0x0a); i !== -1 && i + 1 < bytes.length; i = bytes.indexOf(0x0a, i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+const line = (o: object): string => `${JSON.stringify(o)}\n`;
+
+describe('a session indexed in two parts', () => {
+  it('is the index a read from the start builds, split at every line of a file with every kind of line', () => {
+    const bytes = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from(line({ type: 'user', uuid: 'a', parentUuid: null, sessionId: 's', cwd: '/p', timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: 'héllo' } })),
+      Buffer.from('{"type":"assistant","uuid":"b","parentUuid":"a","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{}}]}}\r\n'),
+      Buffer.from('\n   \n'),
+      // A line that starts with a BOM's bytes in the middle of the file is not a BOM.
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"type":"user","uuid":"x","parentUuid":"a"}\n')]),
+      Buffer.from('{"type":"user","uuid":"c","parentUuid":"later","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}\n'),
+      Buffer.from('{"type":"assistant","uuid":"b2","parentUuid":"c","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"same response"}]}}\n'),
+      Buffer.from('not json at all\n'),
+      Buffer.from('\u0000\u0000{"type":"user","uuid":"n","parentUuid":"b","message":{"role":"user","content":"nul"}}\n'),
+      Buffer.from('{"type":"user","uuid":"g1","parentUuid":"b"}{"type":"user","uuid":"g2","parentUuid":"g1"}\n'),
+      Buffer.from(line({ type: 'queue-operation', operation: 'enqueue', timestamp: '2026-01-01T00:00:01Z', sessionId: 's' })),
+      Buffer.from(line({ type: 'system', subtype: 'compact_boundary', uuid: 'cb', parentUuid: null, logicalParentUuid: 'c' })),
+      Buffer.from(line({ type: 'user', uuid: 'a', parentUuid: null, message: { role: 'user', content: 'again, a repeated uuid' } })),
+      Buffer.from(line({ type: 'user', uuid: 'later', parentUuid: 'a', message: { role: 'user', content: 'written after its child' } })),
+      Buffer.from(line({ type: 'system', subtype: 'compact_boundary', uuid: 'cb2', parentUuid: null, content: 'Conversation compacted' })),
+      Buffer.from('{"type":"user","uuid":"torn","parentUuid":"la'),
+    ]);
+    const { file } = sessionOf(bytes);
+    const whole = observed(SessionIndex.build(file, () => fileSource(file.path)));
+    const starts = lineStarts(bytes);
+    expect(starts.length).toBe(15);
+    for (const split of starts) expect(observed(inTwoParts(file, split, bytes.length)), `split at ${split}`).toEqual(whole);
+  });
+
+  it('is the index a read from the start builds on every file of the corpus, split at a few lines', () => {
+    const files = [...corpusFiles(), ...(SHARED_CORPUS.available ? corpusFiles(SHARED_CORPUS) : [])];
+    for (const corpusFile of files) {
+      const bytes = fs.readFileSync(corpusFile.absolute);
+      const starts = lineStarts(bytes);
+      if (starts.length === 0) continue;
+      const { file } = sessionOf(bytes);
+      const whole = observed(SessionIndex.build(file, () => fileSource(file.path)));
+      for (const k of [0.25, 0.5, 0.9]) {
+        const split = starts[Math.floor(k * (starts.length - 1))] as number;
+        expect(observed(inTwoParts(file, split, bytes.length)), `${corpusFile.relative} split at ${split}`).toEqual(whole);
+      }
+    }
+  });
+
+  it('the worker side posts its part, then says it is done; or says it failed', () => {
+    const bytes = Buffer.from(`${line({ type: 'user', uuid: 'a', parentUuid: null })}${line({ type: 'user', uuid: 'b', parentUuid: 'a' })}`);
+    const { file } = sessionOf(bytes);
+    const split = (lineStarts(bytes)[0] as number);
+    const shared = new SharedArrayBuffer(8);
+    const { port1, port2 } = new MessageChannel();
+    workOnPart({ file, start: split, end: bytes.length, shared, port: port2 });
+    expect(new Int32Array(shared)[0]).toBe(1);
+    const sent = receiveMessageOnPort(port1)?.message as EncodedPart;
+    expect(joinParts(file, indexBefore(file, split), bytes.length, sent)?.records.map((r) => r.uuid)).toEqual(['a', 'b']);
+    port1.close();
+    const failed = new SharedArrayBuffer(8);
+    const other = new MessageChannel();
+    workOnPart({ file: { ...file, path: `${file.path}.gone` }, start: 0, end: 10, shared: failed, port: other.port2 });
+    expect(new Int32Array(failed)[0]).toBe(2);
+    expect(receiveMessageOnPort(other.port1)).toBeUndefined();
+    other.port1.close();
+  });
+
+  it('reads CCLINT_SPLIT_MB, 128 by default', () => {
+    expect(splitBytesOf({})).toBe(128 * 1024 * 1024);
+    expect(splitBytesOf({ CCLINT_SPLIT_MB: '0' })).toBe(0);
+    expect(splitBytesOf({ CCLINT_SPLIT_MB: '2.5' })).toBe(2.5 * 1024 * 1024);
+    expect(splitBytesOf({ CCLINT_SPLIT_MB: 'lots' })).toBe(128 * 1024 * 1024);
+  });
+
+  it('gives the report of a run on one thread when every session is indexed on two (the built binary, a worker thread)', () => {
+    const bytes = Buffer.concat(corpusFiles().slice(0, 6).map((f) => fs.readFileSync(f.absolute)));
+    const { root } = sessionOf(bytes);
+    const cli = path.join(repositoryRoot, 'dist', 'cli.js');
+    const home = path.join(root, 'home');
+    const env = { PATH: process.env.PATH ?? '', HOME: home, CLAUDE_CONFIG_DIR: path.join(home, '.claude'), CCLINT_HOME: path.join(root, 'cclint') };
+    const check = (extra: Record<string, string>) =>
+      spawnSync(process.execPath, [cli, 'check', '--format', 'json', root], { env: { ...env, ...extra }, encoding: 'utf8' });
+    const one = check({ CCLINT_THREADS: '1' });
+    const two = check({ CCLINT_SPLIT_MB: '0' });
+    expect(one.stdout.length).toBeGreaterThan(100);
+    expect({ stdout: two.stdout, stderr: two.stderr, status: two.status }).toEqual({ stdout: one.stdout, stderr: one.stderr, status: one.status });
+  });
+});
