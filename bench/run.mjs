@@ -577,16 +577,16 @@ function compare(name, target, runs) {
   const coldCache = [];
   const warm = [];
   const walk = [];
-  // A tree is spread over the cores; how much that buys is worth a column.
+  // A tree is spread over the cores, and one big session's index over two
+  // (split-parse.ts): how much that buys is worth a column.
   const oneThread = [];
-  const threaded = name === 'tree';
   const accept = [0, 1];
   try {
     for (let i = 0; i < runs; i++) {
       log(`${name}: run ${i + 1} of ${runs}`);
       floor.push(measure('floor', floorArgs(target), [0]));
       cold.push(measure('cclint', cclintArgs(target), accept));
-      if (threaded) oneThread.push(measure('cclint, one thread', cclintArgs(target), accept, oneThreadEnv));
+      oneThread.push(measure('cclint, one thread', cclintArgs(target), accept, oneThreadEnv));
       rmTree(CCLINT_HOME);
       coldCache.push(measure('cold --cache', cclintArgs(target, '--cache'), accept, cacheEnv));
       appendRecord(file);
@@ -603,7 +603,7 @@ function compare(name, target, runs) {
   const cc = summary(coldCache);
   const w = summary(warm);
   const k = summary(walk);
-  const one = threaded ? summary(oneThread) : undefined;
+  const one = summary(oneThread);
   return {
     floor: f,
     cclint: c,
@@ -614,7 +614,7 @@ function compare(name, target, runs) {
     ratio: ratio(c),
     ratios: {
       cold: ratio(c),
-      oneThread: one === undefined ? null : ratio(one),
+      oneThread: ratio(one),
       coldCache: ratio(cc),
       warm: ratio(w),
       walk: ratio(k),
