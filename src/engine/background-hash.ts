@@ -11,6 +11,7 @@
  * answers with `Atomics.wait`, as the linter it serves is synchronous.
  */
 import { Worker } from 'node:worker_threads';
+import { waitWhile as waitFor } from './worker-wait.js';
 
 /** Control slots (Int32): the worker's state, the caller's request, and a count of the worker's reads (its heartbeat). */
 const STATE = 0;
@@ -30,8 +31,6 @@ const CONTROL_SLOTS = 3;
 const END_AT = 16;
 const DIGESTS_AT = 24;
 const HEX = 64;
-/** A worker that has not read anything for this long is given up on (it could not start, or its disk hangs). */
-const STALLED_MS = 10_000;
 
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
@@ -99,21 +98,7 @@ export function hashInBackground(file: string, prefix: number): BackgroundHash {
   worker.on('error', () => undefined);
   const digest = (slot: number): string => Buffer.from(digests.subarray(slot * HEX, (slot + 1) * HEX)).toString('latin1');
   /** Waits while the worker is in `state`; FAILED when it stalls. */
-  const waitWhile = (state: number): number => {
-    let beat = Atomics.load(control, BEAT);
-    let since = Date.now();
-    while (Atomics.load(control, STATE) === state) {
-      Atomics.wait(control, STATE, state, 200);
-      const now = Atomics.load(control, BEAT);
-      if (now !== beat) {
-        beat = now;
-        since = Date.now();
-      } else if (Date.now() - since > STALLED_MS) {
-        return FAILED;
-      }
-    }
-    return Atomics.load(control, STATE);
-  };
+  const waitWhile = (state: number): number => waitFor(control, STATE, BEAT, state) ?? FAILED;
   const request = (what: number): void => {
     Atomics.store(control, REQUEST, what);
     Atomics.notify(control, REQUEST);

@@ -26,6 +26,7 @@ import type { IndexCheckpoint } from '../core/session-index.js';
 import { type ByteSource, fileSource } from '../core/reader.js';
 import { type SessionFile, SessionIndex } from '../core/session-index.js';
 import { BIG_INPUT_BYTES } from '../tuning.js';
+import { waitWhile } from './worker-wait.js';
 
 /** Below this, a worker's start and the encoding cost about what the second core saves. */
 export const SPLIT_MIN_MB = 128;
@@ -33,8 +34,6 @@ export const SPLIT_MIN_MB = 128;
 /** The share of the file this thread indexes: the worker also encodes its part, and this thread decodes it. */
 const OWN_SHARE = 0.55;
 
-/** A worker that has not read anything for this long is given up on, and its part indexed here. */
-const STALLED_MS = 10_000;
 
 const WORKER_FILE = fileURLToPath(new URL('./parse-worker.js', import.meta.url));
 
@@ -157,19 +156,7 @@ export function indexOnTwoThreads(file: SessionFile, size: number): SessionIndex
 
 /** The worker's encoded part, once it is done; undefined when it failed or stalled. */
 function answer(control: Int32Array, port: MessagePort): EncodedPart | undefined {
-  let beat = Atomics.load(control, BEAT);
-  let since = Date.now();
-  while (Atomics.load(control, STATE) === WORKING) {
-    Atomics.wait(control, STATE, WORKING, 200);
-    const now = Atomics.load(control, BEAT);
-    if (now !== beat) {
-      beat = now;
-      since = Date.now();
-    } else if (Date.now() - since > STALLED_MS) {
-      return undefined;
-    }
-  }
-  if (Atomics.load(control, STATE) !== DONE) return undefined;
+  if (waitWhile(control, STATE, BEAT, WORKING) !== DONE) return undefined;
   return receiveMessageOnPort(port)?.message as EncodedPart | undefined;
 }
 

@@ -11,33 +11,14 @@ import { describe, expect, it } from 'vitest';
 import { decodeCheckpoint, encodeCheckpoint } from '../../src/core/checkpoint.js';
 import { classifyPath } from '../../src/core/discovery.js';
 import { bufferSource } from '../../src/core/reader.js';
-import { SUMMARY_FIELDS } from '../../src/core/records.js';
 import { type IndexCheckpoint, SessionIndex } from '../../src/core/session-index.js';
 import { corpusFiles, SHARED_CORPUS } from '../support/corpus.js';
+import { EVERY_KIND_OF_LINE, observedIndex } from '../support/observed-index.js';
 
 const FILE = classifyPath(path.join(path.sep, 'projects', '-home-u-proj', '0b7a6f4e-2c1d-4e8f-9a0b-1c2d3e4f5a6b.jsonl'), path.sep);
 
 const build = (bytes: Buffer, from?: IndexCheckpoint): SessionIndex => SessionIndex.build(FILE, () => bufferSource(bytes), undefined, from);
 
-/** Everything a rule, a model or a repair can ask an index, as plain values. */
-function observed(index: SessionIndex): unknown {
-  const table = index.lineTable();
-  const lines = [];
-  for (let n = 1; n <= table.lineCount; n++) lines.push([table.offset(n), table.length(n), table.terminated(n)]);
-  return {
-    records: index.records.map((r) => SUMMARY_FIELDS.map((f) => r[f])),
-    invalidLines: index.invalidLines,
-    stats: index.stats,
-    lines,
-    hasBom: table.hasBom,
-    byUuid: [...index.byUuid].map(([uuid, r]) => [uuid, r.ordinal]),
-    duplicates: [...index.duplicates].map(([uuid, copies]) => [uuid, copies.map((r) => r.ordinal)]),
-    parents: index.records.map((r) => index.parentOf(r)?.ordinal),
-    missing: index.records.map((r) => index.hasMissingParent(r)),
-    unresolved: [...index.unresolvedParents()],
-    effective: index.records.map((r) => index.isEffective(r)),
-  };
-}
 
 /** The checkpoint of the index of `bytes[0, cut)`, through the cache's form of it and back. */
 function kept(bytes: Buffer, cut: number): IndexCheckpoint {
@@ -69,26 +50,10 @@ describe('SessionIndex.checkpoint and build from it', () => {
   });
 
   it('goes on to the index a read from the start builds, across every kind of line and link', () => {
-    const text = Buffer.concat([
-      Buffer.from([0xef, 0xbb, 0xbf]),
-      Buffer.from(line({ type: 'user', uuid: 'a', parentUuid: null, sessionId: 's', cwd: '/p', timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: 'hi' } })),
-      Buffer.from('{"type":"assistant","uuid":"b","parentUuid":"a","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{}}]}}\r\n'),
-      Buffer.from('\n   \n'),
-      Buffer.from('{"type":"user","uuid":"c","parentUuid":"later","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}\n'),
-      Buffer.from('not json at all\n'),
-      Buffer.from('\u0000\u0000{"type":"user","uuid":"n","parentUuid":"b","message":{"role":"user","content":"nul"}}\n'),
-      Buffer.from('{"type":"user","uuid":"g1","parentUuid":"b"}{"type":"user","uuid":"g2","parentUuid":"g1"}\n'),
-      Buffer.from(line({ type: 'queue-operation', operation: 'enqueue', timestamp: '2026-01-01T00:00:01Z', sessionId: 's' })),
-      Buffer.from(line({ type: 'system', subtype: 'compact_boundary', uuid: 'cb', parentUuid: null, logicalParentUuid: 'c', compactMetadata: { preservedSegment: { anchorUuid: 'c', headUuid: 'a', tailUuid: undefined } } })),
-      Buffer.from(line({ type: 'user', uuid: 'a', parentUuid: null, message: { role: 'user', content: 'again, a repeated uuid' } })),
-      Buffer.from(line({ type: 'user', uuid: 'later', parentUuid: 'a', message: { role: 'user', content: 'written after its child' } })),
-      Buffer.from(line({ type: 'system', subtype: 'compact_boundary', uuid: 'cb2', parentUuid: null, content: 'Conversation compacted' })),
-      Buffer.from(line({ type: 'last-prompt', leafUuid: 'later' })),
-      Buffer.from('{"type":"user","uuid":"torn","parentUuid":"la'),
-    ]);
-    const whole = observed(build(text));
+    const text = EVERY_KIND_OF_LINE;
+    const whole = observedIndex(build(text));
     for (const cut of cuts(text, 100)) {
-      expect(observed(build(text, kept(text, cut))), `cut at ${cut}`).toEqual(whole);
+      expect(observedIndex(build(text, kept(text, cut))), `cut at ${cut}`).toEqual(whole);
     }
   });
 
@@ -97,8 +62,8 @@ describe('SessionIndex.checkpoint and build from it', () => {
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) {
       const bytes = fs.readFileSync(file.absolute);
-      const whole = observed(build(bytes));
-      for (const cut of cuts(bytes, 3)) expect(observed(build(bytes, kept(bytes, cut))), `${file.relative} at ${cut}`).toEqual(whole);
+      const whole = observedIndex(build(bytes));
+      for (const cut of cuts(bytes, 3)) expect(observedIndex(build(bytes, kept(bytes, cut))), `${file.relative} at ${cut}`).toEqual(whole);
     }
   });
 

@@ -13,11 +13,11 @@ import v8 from 'node:v8';
 import { afterEach, describe, expect, it } from 'vitest';
 import { classifyPath } from '../../src/core/discovery.js';
 import { fileSource } from '../../src/core/reader.js';
-import { SUMMARY_FIELDS } from '../../src/core/records.js';
 import { SessionIndex } from '../../src/core/session-index.js';
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import { type EncodedPart, indexBefore, indexPart, joinParts, splitBytesOf, workOnPart } from '../../src/engine/split-parse.js';
 import { corpusFiles, SHARED_CORPUS } from '../support/corpus.js';
+import { EVERY_KIND_OF_LINE, observedIndex } from '../support/observed-index.js';
 import { repositoryRoot } from '../support/tree.js';
 
 const folders: string[] = [];
@@ -36,24 +36,6 @@ function sessionOf(bytes: Buffer): { root: string; file: ReturnType<typeof class
   return { root, file: classifyPath(file, root) };
 }
 
-/** Everything a rule, a model or a repair can ask an index, as plain values. */
-function observed(index: SessionIndex): unknown {
-  const table = index.lineTable();
-  const lines = [];
-  for (let n = 1; n <= table.lineCount; n++) lines.push([table.offset(n), table.length(n), table.terminated(n), index.lineBytes(n).toString('latin1')]);
-  return {
-    records: index.records.map((r) => SUMMARY_FIELDS.map((f) => r[f])),
-    invalidLines: index.invalidLines,
-    stats: index.stats,
-    lines,
-    hasBom: table.hasBom,
-    byUuid: [...index.byUuid].map(([uuid, r]) => [uuid, r.ordinal]),
-    duplicates: [...index.duplicates].map(([uuid, copies]) => [uuid, copies.map((r) => r.ordinal)]),
-    parents: index.records.map((r) => index.parentOf(r)?.ordinal),
-    unresolved: [...index.unresolvedParents()],
-    effective: index.records.map((r) => index.isEffective(r)),
-  };
-}
 
 /** The index of `file` built in two parts split at `split`, the second part sent as a thread would send it. */
 function inTwoParts(file: ReturnType<typeof classifyPath>, split: number, size: number): SessionIndex {
@@ -75,30 +57,12 @@ const line = (o: object): string => `${JSON.stringify(o)}\n`;
 
 describe('a session indexed in two parts', () => {
   it('is the index a read from the start builds, split at every line of a file with every kind of line', () => {
-    const bytes = Buffer.concat([
-      Buffer.from([0xef, 0xbb, 0xbf]),
-      Buffer.from(line({ type: 'user', uuid: 'a', parentUuid: null, sessionId: 's', cwd: '/p', timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: 'héllo' } })),
-      Buffer.from('{"type":"assistant","uuid":"b","parentUuid":"a","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{}}]}}\r\n'),
-      Buffer.from('\n   \n'),
-      // A line that starts with a BOM's bytes in the middle of the file is not a BOM.
-      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"type":"user","uuid":"x","parentUuid":"a"}\n')]),
-      Buffer.from('{"type":"user","uuid":"c","parentUuid":"later","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}\n'),
-      Buffer.from('{"type":"assistant","uuid":"b2","parentUuid":"c","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"same response"}]}}\n'),
-      Buffer.from('not json at all\n'),
-      Buffer.from('\u0000\u0000{"type":"user","uuid":"n","parentUuid":"b","message":{"role":"user","content":"nul"}}\n'),
-      Buffer.from('{"type":"user","uuid":"g1","parentUuid":"b"}{"type":"user","uuid":"g2","parentUuid":"g1"}\n'),
-      Buffer.from(line({ type: 'queue-operation', operation: 'enqueue', timestamp: '2026-01-01T00:00:01Z', sessionId: 's' })),
-      Buffer.from(line({ type: 'system', subtype: 'compact_boundary', uuid: 'cb', parentUuid: null, logicalParentUuid: 'c' })),
-      Buffer.from(line({ type: 'user', uuid: 'a', parentUuid: null, message: { role: 'user', content: 'again, a repeated uuid' } })),
-      Buffer.from(line({ type: 'user', uuid: 'later', parentUuid: 'a', message: { role: 'user', content: 'written after its child' } })),
-      Buffer.from(line({ type: 'system', subtype: 'compact_boundary', uuid: 'cb2', parentUuid: null, content: 'Conversation compacted' })),
-      Buffer.from('{"type":"user","uuid":"torn","parentUuid":"la'),
-    ]);
+    const bytes = EVERY_KIND_OF_LINE;
     const { file } = sessionOf(bytes);
-    const whole = observed(SessionIndex.build(file, () => fileSource(file.path)));
+    const whole = observedIndex(SessionIndex.build(file, () => fileSource(file.path)));
     const starts = lineStarts(bytes);
-    expect(starts.length).toBe(15);
-    for (const split of starts) expect(observed(inTwoParts(file, split, bytes.length)), `split at ${split}`).toEqual(whole);
+    expect(starts.length).toBe(16);
+    for (const split of starts) expect(observedIndex(inTwoParts(file, split, bytes.length)), `split at ${split}`).toEqual(whole);
   });
 
   it('is the index a read from the start builds on every file of the corpus, split at a few lines', () => {
@@ -108,10 +72,10 @@ describe('a session indexed in two parts', () => {
       const starts = lineStarts(bytes);
       if (starts.length === 0) continue;
       const { file } = sessionOf(bytes);
-      const whole = observed(SessionIndex.build(file, () => fileSource(file.path)));
+      const whole = observedIndex(SessionIndex.build(file, () => fileSource(file.path)));
       for (const k of [0.25, 0.5, 0.9]) {
         const split = starts[Math.floor(k * (starts.length - 1))] as number;
-        expect(observed(inTwoParts(file, split, bytes.length)), `${corpusFile.relative} split at ${split}`).toEqual(whole);
+        expect(observedIndex(inTwoParts(file, split, bytes.length)), `${corpusFile.relative} split at ${split}`).toEqual(whole);
       }
     }
   });
