@@ -11,6 +11,7 @@ import path from 'node:path';
 import { classifyPath, defaultProjectsRoot, describeFsError, discover } from '../core/discovery.js';
 import { PathError, UsageError } from '../core/errors.js';
 import { indexFile, linkGroup, ProjectRegistry } from '../engine/linter.js';
+import { splitBytesFor } from '../engine/split-parse.js';
 import type { SessionIndex } from '../core/session-index.js';
 import { describeNotTranscript, notTranscript } from '../core/transcript.js';
 import type { Io } from '../io.js';
@@ -110,7 +111,8 @@ export function loadSession(arg: string, io: Io): SessionIndex {
   const file = classifyPath(resolveSessionPath(arg, io), io.cwd);
   let index: SessionIndex;
   try {
-    index = indexFile(file);
+    // One session, nothing else to do meanwhile: a big one is indexed on two threads.
+    index = indexFile(file, undefined, splitBytesFor(io.env));
   } catch (error) {
     throw new PathError(describeFsError(error, file.displayPath));
   }

@@ -15,7 +15,7 @@ import { type LintOptions, type ReadFailure, lintFolder } from './linter.js';
 import { type CacheConfig, cachedOutcomes, lintFolderCached } from './cache.js';
 import type { FileResult, Fix, SeveritySetting } from '../core/types.js';
 import { isTuned } from '../tuning.js';
-import { splitBytesOf } from './split-parse.js';
+import { splitBytesFor } from './split-parse.js';
 
 /** Below this many bytes, starting workers costs more than it saves. */
 export const PARALLEL_MIN_BYTES = 64 * 1024 * 1024;
@@ -231,7 +231,7 @@ export async function lintGroups(
   const lintAllOwn = async (): Promise<LintRun> => {
     await stopLintThreads(running);
     // Nothing else runs on the other cores: a big session may use one (unless one thread was asked for).
-    const alone = os.availableParallelism() > 1 && requestedThreads() !== 1 ? { ...options, splitBytes: splitBytesOf(process.env) } : options;
+    const alone = { ...options, splitBytes: splitBytesFor(process.env) };
     for (const folder of folders) lintFolderMaybeCached(folder, projectFiles, alone, collectOwn, cache);
     return { results, failures };
   };

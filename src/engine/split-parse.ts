@@ -19,6 +19,7 @@
  * plain file sources, and the worker loads the index's modules only.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort, Worker, receiveMessageOnPort } from 'node:worker_threads';
 import { type CheckpointMeta, checkpointAt, decodeCheckpoint, encodeCheckpoint } from '../core/checkpoint.js';
@@ -36,6 +37,16 @@ const OWN_SHARE = 0.55;
 
 
 const WORKER_FILE = fileURLToPath(new URL('./parse-worker.js', import.meta.url));
+
+/**
+ * How big a session must be to be indexed on two threads in a run that
+ * otherwise uses one (see `CCLINT_SPLIT_MB`); undefined when one thread was
+ * asked for (`CCLINT_THREADS=1`) or there is one core.
+ */
+export function splitBytesFor(env: NodeJS.ProcessEnv): number | undefined {
+  if (Number.parseInt(env.CCLINT_THREADS ?? '', 10) === 1 || os.availableParallelism() < 2) return undefined;
+  return splitBytesOf(env);
+}
 
 /** `CCLINT_SPLIT_MB`: a session at least this big is indexed on two threads. */
 export function splitBytesOf(env: NodeJS.ProcessEnv): number {

@@ -106,17 +106,20 @@ describe('a session indexed in two parts', () => {
     expect(splitBytesOf({ CCLINT_SPLIT_MB: 'lots' })).toBe(128 * 1024 * 1024);
   });
 
-  it('gives the report of a run on one thread when every session is indexed on two (the built binary, a worker thread)', () => {
+  it('gives what a run on one thread gives when every session is indexed on two (the built binary, a worker thread: check, show, tree)', () => {
     const bytes = Buffer.concat(corpusFiles().slice(0, 6).map((f) => fs.readFileSync(f.absolute)));
-    const { root } = sessionOf(bytes);
+    const { root, file } = sessionOf(bytes);
     const cli = path.join(repositoryRoot, 'dist', 'cli.js');
     const home = path.join(root, 'home');
     const env = { PATH: process.env.PATH ?? '', HOME: home, CLAUDE_CONFIG_DIR: path.join(home, '.claude'), CCLINT_HOME: path.join(root, 'cclint') };
-    const check = (extra: Record<string, string>) =>
-      spawnSync(process.execPath, [cli, 'check', '--format', 'json', root], { env: { ...env, ...extra }, encoding: 'utf8' });
-    const one = check({ CCLINT_THREADS: '1' });
-    const two = check({ CCLINT_SPLIT_MB: '0' });
-    expect(one.stdout.length).toBeGreaterThan(100);
-    expect({ stdout: two.stdout, stderr: two.stderr, status: two.status }).toEqual({ stdout: one.stdout, stderr: one.stderr, status: one.status });
+    const cclint = (args: string[], extra: Record<string, string>) =>
+      spawnSync(process.execPath, [cli, ...args], { env: { ...env, ...extra }, encoding: 'utf8' });
+    // check, and the commands that read one session (show, tree), which index it on two threads too.
+    for (const args of [['check', '--format', 'json', root], ['show', file.path], ['tree', file.path]]) {
+      const one = cclint(args, { CCLINT_THREADS: '1' });
+      const two = cclint(args, { CCLINT_SPLIT_MB: '0' });
+      expect(one.stdout.length, args[0]).toBeGreaterThan(100);
+      expect({ args, stdout: two.stdout, stderr: two.stderr, status: two.status }).toEqual({ args, stdout: one.stdout, stderr: one.stderr, status: one.status });
+    }
   });
 });
