@@ -23,9 +23,8 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort, Worker, receiveMessageOnPort } from 'node:worker_threads';
 import { type CheckpointMeta, checkpointAt, decodeCheckpoint, encodeCheckpoint } from '../core/checkpoint.js';
-import type { IndexCheckpoint } from '../core/session-index.js';
 import { type ByteSource, fileSource } from '../core/reader.js';
-import { type SessionFile, SessionIndex } from '../core/session-index.js';
+import { type IndexCheckpoint, type SessionFile, SessionIndex } from '../core/session-index.js';
 import { BIG_INPUT_BYTES } from '../tuning.js';
 import { waitWhile } from './worker-wait.js';
 
@@ -34,7 +33,6 @@ export const SPLIT_MIN_MB = 128;
 
 /** The share of the file this thread indexes: the worker also encodes its part, and this thread decodes it. */
 const OWN_SHARE = 0.55;
-
 
 const WORKER_FILE = fileURLToPath(new URL('./parse-worker.js', import.meta.url));
 
@@ -48,7 +46,7 @@ export function splitBytesFor(env: NodeJS.ProcessEnv): number | undefined {
   return splitBytesOf(env);
 }
 
-/** `CCLINT_SPLIT_MB`: a session at least this big is indexed on two threads. */
+/** `CCLINT_SPLIT_MB`: a session at least this big is indexed on two threads (a value that is not a number of MB is ignored, as `CCLINT_THREADS`'s is). */
 export function splitBytesOf(env: NodeJS.ProcessEnv): number {
   const configured = Number(env.CCLINT_SPLIT_MB);
   return (env.CCLINT_SPLIT_MB !== undefined && env.CCLINT_SPLIT_MB !== '' && Number.isFinite(configured) && configured >= 0 ? configured : SPLIT_MIN_MB) * 1024 * 1024;
@@ -118,7 +116,8 @@ function lineStartFrom(file: string, at: number, size: number): number | undefin
   const fd = fs.openSync(file, 'r');
   try {
     const buffer = Buffer.allocUnsafe(1024 * 1024);
-    for (let position = at - 1; position < size; ) {
+    // From the byte before `at`: a line that starts at `at` follows a newline there.
+    for (let position = Math.max(1, at) - 1; position < size; ) {
       const n = fs.readSync(fd, buffer, 0, Math.min(buffer.length, size - position), position);
       if (n === 0) return undefined;
       const newline = buffer.subarray(0, n).indexOf(0x0a);
