@@ -109,6 +109,10 @@ describe('a session indexed in two parts', () => {
   it('gives what a run on one thread gives when every session is indexed on two (the built binary, a worker thread: check, show, tree)', () => {
     const bytes = Buffer.concat(corpusFiles().slice(0, 6).map((f) => fs.readFileSync(f.absolute)));
     const { root, file } = sessionOf(bytes);
+    // And files too small to split: one newline, one line without one, one byte.
+    for (const [name, text] of [['1', '\n'], ['2', '{"type":"user","uuid":"u"}'], ['3', 'x']] as const) {
+      fs.writeFileSync(path.join(path.dirname(file.path), `${name}0000000-0000-4000-8000-000000000000.jsonl`), text);
+    }
     const cli = path.join(repositoryRoot, 'dist', 'cli.js');
     const home = path.join(root, 'home');
     const env = { PATH: process.env.PATH ?? '', HOME: home, CLAUDE_CONFIG_DIR: path.join(home, '.claude'), CCLINT_HOME: path.join(root, 'cclint') };
