@@ -28,37 +28,30 @@
  * mode 0600 in a 0700 folder, and carries a SHA-256 of its payload: a file
  * that does not match is corrupt, is ignored with a warning and is
  * replaced. Deleting the folder is always safe.
+ *
+ * A group that must be read is read through {@link indexerFor}: a session
+ * of `CCLINT_CACHE_INDEX_MB` or more also keeps its index between runs
+ * (stored-index.ts), so that once it has only grown, only what was appended
+ * is parsed.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
-import { threadId } from 'node:worker_threads';
 import writeFileAtomic from 'write-file-atomic';
 import type { SessionGroup } from '../core/discovery.js';
 import type { ByteSource } from '../core/reader.js';
-import { fileSource, readFully } from '../core/reader.js';
+import { fileSource } from '../core/reader.js';
 import { type IndexCheckpoint, type LineObserver, type SessionFile, SessionIndex } from '../core/session-index.js';
-import { CHECKPOINT_FORMAT, type CheckpointMeta, decodeCheckpoint, encodeCheckpoint, isCheckpointMeta } from '../core/checkpoint.js';
 import { UsageError } from '../core/errors.js';
 import type { FileResult, Fix } from '../core/types.js';
 import { VERSION } from '../version.js';
+import { buildTime, CACHE_FORMAT, CONTENT_HASH } from './cache-files.js';
+import { indexPath, STORE_AGAIN_SHARE, storedIndexOf, writeStoredIndex } from './stored-index.js';
 import { BIG_INPUT_BYTES, boundHeapGrowth } from '../tuning.js';
-import { type BackgroundHash, hashInBackground } from './background-hash.js';
+import { hashInBackground } from './background-hash.js';
 import { type GroupInfo, type LintOptions, NeedsWholeFolder, type ReadFailure, transcriptSource } from './linter.js';
-
-/** Bump when the layout of an entry changes. */
-export const CACHE_FORMAT = 5;
-
-/**
- * The digest of a transcript's bytes. SHA-256 rather than SHA-1: processors
- * with SHA extensions (x86 since about 2017, ARMv8) run it faster, 0.53 s
- * against 0.67 s for a 724 MB session on the bench machine, and a session
- * that just grew is hashed on every run.
- */
-const CONTENT_HASH = 'sha256';
 
 /** A file modified this recently may change again without its times moving. */
 export const RACY_MS = 2000;
@@ -127,19 +120,6 @@ function realish(p: string): string {
 function isInside(child: string, parent: string): boolean {
   const rel = path.relative(realish(parent), realish(child));
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
-/**
- * When this module's file was written: a new build of the same version (a
- * development checkout after `npm run build`) must not trust what an older
- * build stored.
- */
-function buildTime(): string {
-  try {
-    return String(fs.statSync(fileURLToPath(import.meta.url)).mtimeMs);
-  } catch {
-    return 'unknown';
-  }
 }
 
 /**
@@ -290,29 +270,6 @@ function readEntry(file: string, stamp: string): Loaded {
   return { payload: value };
 }
 
-/**
- * `write-file-atomic` for data written in parts: `fill` writes them to a
- * temporary file beside `file` (mode 0600), which is then renamed over it.
- */
-function writeAtomically(file: string, fill: (write: (bytes: Buffer) => void) => void): void {
-  const temporary = `${file}.${process.pid}.${threadId}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-  const fd = fs.openSync(temporary, 'wx', 0o600);
-  try {
-    try {
-      fill((bytes) => {
-        let done = 0;
-        while (done < bytes.length) done += fs.writeSync(fd, bytes, done, bytes.length - done);
-      });
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(temporary, file);
-  } catch (error) {
-    fs.rmSync(temporary, { force: true });
-    throw error;
-  }
-}
-
 function writeEntry(config: CacheConfig, file: string, payload: object): string | undefined {
   try {
     const bytes = v8.serialize(payload);
@@ -324,254 +281,6 @@ function writeEntry(config: CacheConfig, file: string, payload: object): string 
   } catch (error) {
     return `cache file ${file} cannot be written (${error instanceof Error ? error.message : String(error)}); going on without it`;
   }
-}
-
-/** What a stored index says of the file it was built from, beside the checkpoint's meta. */
-interface StoredIndexAbout {
-  readonly path: string;
-  readonly dev: string;
-  readonly ino: string;
-  /** The SHA-256 of the file's first `meta.stats.byteLength` bytes. */
-  readonly digest: string;
-  readonly meta: CheckpointMeta;
-}
-
-const INDEX_MAGIC = 'cclint-index\n';
-
-/** The stamp of stored indexes: they depend on the version and the build, not on the rules or the command. */
-function indexStamp(): string {
-  return crypto.createHash('sha256').update(JSON.stringify([CACHE_FORMAT, CHECKPOINT_FORMAT, VERSION, buildTime(), process.versions.v8])).digest('hex');
-}
-
-function indexPath(config: CacheConfig, file: string): string {
-  return path.join(config.dir, `index-${crypto.createHash('sha256').update(file).digest('hex').slice(0, 40)}.bin`);
-}
-
-/** A stored index is written again once its file has grown past it by this share (reading that much costs about what writing it again does). */
-const STORE_AGAIN_SHARE = 1 / 16;
-
-/**
- * Writes a session's index to `file`, atomically (a temporary file renamed
- * over it), mode 0600: the magic line, a header line with the stamp, then
- * length-prefixed parts (each piece of rows as it is encoded, so that a
- * 1 GB session's index is never held twice, then what {@link StoredIndexAbout}
- * says), then the SHA-256 of the parts.
- */
-function writeStoredIndex(config: CacheConfig, file: string, about: Omit<StoredIndexAbout, 'meta'>, checkpoint: IndexCheckpoint): string | undefined {
-  try {
-    fs.mkdirSync(config.dir, { recursive: true, mode: 0o700 });
-    fs.chmodSync(config.dir, 0o700);
-    writeAtomically(file, (write) => {
-      write(Buffer.from(`${INDEX_MAGIC}${JSON.stringify({ stamp: indexStamp(), path: about.path })}\n`));
-      const hash = crypto.createHash(CONTENT_HASH);
-      const length = Buffer.alloc(4);
-      const part = (bytes: Buffer): void => {
-        length.writeUInt32LE(bytes.length);
-        hash.update(length).update(bytes);
-        write(length);
-        write(bytes);
-      };
-      const meta = encodeCheckpoint(checkpoint, part);
-      part(v8.serialize({ ...about, meta } satisfies StoredIndexAbout));
-      write(Buffer.from(hash.digest('hex')));
-    });
-    pruneStoredIndexes(config.dir, file);
-    return undefined;
-  } catch (error) {
-    return `cache file ${file} cannot be written (${error instanceof Error ? error.message : String(error)}); going on without it`;
-  }
-}
-
-/** The header line of a stored index, from its first bytes. */
-function indexHeaderOf(head: Buffer): { stamp?: unknown; path?: unknown } | undefined {
-  const end = head.indexOf(0x0a, INDEX_MAGIC.length);
-  if (!head.subarray(0, INDEX_MAGIC.length).equals(Buffer.from(INDEX_MAGIC)) || end === -1) return undefined;
-  try {
-    const header = JSON.parse(head.toString('utf8', INDEX_MAGIC.length, end)) as unknown;
-    return header !== null && typeof header === 'object' ? (header as { stamp?: unknown; path?: unknown }) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A temporary file this old was left by a run that was killed while it wrote. */
-const ABANDONED_MS = 60 * 60 * 1000;
-
-/**
- * Deletes the stored indexes no run will read again: of a session that no
- * longer exists, or written by another version (a stored index is tens of
- * MB), and temporary files left by a run killed while it wrote one. Done
- * when an index is stored, which is when the cache grows. Each file's
- * header names its session, so only the first bytes of each are read.
- */
-function pruneStoredIndexes(dir: string, kept: string): void {
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return;
-  }
-  const stamp = indexStamp();
-  const head = Buffer.alloc(4096);
-  for (const name of names) {
-    const file = path.join(dir, name);
-    if (file === kept || !name.startsWith('index-')) continue;
-    try {
-      if (name.endsWith('.tmp')) {
-        if (Date.now() - fs.statSync(file).mtimeMs > ABANDONED_MS) fs.rmSync(file, { force: true });
-        continue;
-      }
-      if (!/^index-[0-9a-f]{40}\.bin$/.test(name)) continue;
-      const fd = fs.openSync(file, 'r');
-      let n: number;
-      try {
-        n = fs.readSync(fd, head, 0, head.length, 0);
-      } finally {
-        fs.closeSync(fd);
-      }
-      // A file without a readable header is corrupt: a read of its session says so and replaces it.
-      const header = indexHeaderOf(head.subarray(0, n));
-      if (header === undefined) continue;
-      if (header.stamp !== stamp || typeof header.path !== 'string' || !fs.existsSync(header.path)) fs.rmSync(file, { force: true });
-    } catch {
-      // another run may be pruning or writing too
-    }
-  }
-}
-
-type LoadedIndex =
-  | { readonly about: StoredIndexAbout; readonly pieces: () => Generator<Buffer>; readonly close: () => void }
-  | { readonly miss: true; readonly warning?: string };
-
-/**
- * What {@link writeStoredIndex} wrote to `file`, checked. The file is read
- * twice, in parts, through one descriptor (a run that stores the index
- * meanwhile renames a new file over the path, and the pieces read are
- * those the checksum covered): once for its checksum, once for its pieces
- * of rows, which come one at a time, so that a 1 GB session's stored index
- * (over 100 MB) is never held whole beside the summaries made of it. The
- * caller closes what it was given.
- */
-function readStoredIndex(file: string): LoadedIndex {
-  let source: ByteSource;
-  try {
-    source = fileSource(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { miss: true };
-    return { miss: true, warning: `cache file ${file} cannot be read (${(error as Error).message}); ignored` };
-  }
-  const corrupt = (why: string): LoadedIndex => ({ miss: true, warning: `cache file ${file} is corrupt (${why}); ignored and written again` });
-  let opened: LoadedIndex | undefined;
-  try {
-    const size = source.size;
-    const head = Buffer.alloc(Math.min(size, 4096));
-    readFully(source, head, 0, head.length, 0);
-    if (!head.subarray(0, INDEX_MAGIC.length).equals(Buffer.from(INDEX_MAGIC))) return corrupt('not a cclint cache file');
-    const header = indexHeaderOf(head);
-    if (header === undefined) return corrupt('unreadable header');
-    if (header.stamp !== indexStamp()) return { miss: true }; // another version: not an error
-    const headerEnd = head.indexOf(0x0a, INDEX_MAGIC.length);
-    const DIGEST = 64;
-    const start = headerEnd + 1;
-    const end = size - DIGEST;
-    if (end < start) return corrupt('truncated');
-    /** Each part's offset and length, from their length prefixes. */
-    const parts: Array<[number, number]> = [];
-    const length = Buffer.alloc(4);
-    for (let at = start; at < end; ) {
-      if (at + 4 > end || readFully(source, length, 0, 4, at) !== 4) return corrupt('truncated');
-      const next = at + 4 + length.readUInt32LE(0);
-      if (next > end) return corrupt('truncated');
-      parts.push([at + 4, next - at - 4]);
-      at = next;
-    }
-    const digest = Buffer.alloc(DIGEST);
-    readFully(source, digest, 0, DIGEST, end);
-    const hash = crypto.createHash(CONTENT_HASH);
-    const chunk = Buffer.allocUnsafe(1024 * 1024);
-    for (let at = start; at < end; ) {
-      const n = source.read(chunk, 0, Math.min(chunk.length, end - at), at);
-      if (n === 0) return corrupt('truncated');
-      hash.update(chunk.subarray(0, n));
-      at += n;
-    }
-    if (hash.digest('hex') !== digest.toString('latin1')) return corrupt('checksum mismatch');
-    const readPart = ([offset, bytes]: [number, number]): Buffer => {
-      const part = Buffer.allocUnsafe(bytes);
-      if (readFully(source, part, 0, bytes, offset) !== bytes) throw new Error('shorter than its parts say');
-      return part;
-    };
-    const last = parts.pop();
-    let about: unknown;
-    try {
-      about = v8.deserialize(last === undefined ? Buffer.alloc(0) : readPart(last));
-    } catch {
-      return corrupt('undecodable payload');
-    }
-    const a = about as Partial<StoredIndexAbout> | null;
-    if (a === null || typeof a !== 'object' || typeof a.path !== 'string' || typeof a.digest !== 'string' || !isCheckpointMeta(a.meta)) return corrupt('unexpected shape');
-    const loaded: LoadedIndex = {
-      about: a as StoredIndexAbout,
-      *pieces() {
-        for (const part of parts) yield readPart(part);
-      },
-      close: () => source.close(),
-    };
-    opened = loaded;
-    return loaded;
-  } catch (error) {
-    return { miss: true, warning: `cache file ${file} cannot be read (${(error as Error).message}); ignored` };
-  } finally {
-    if (opened === undefined) source.close();
-  }
-}
-
-/** A stored index read back, and the check, running meanwhile, that the file still starts with the bytes it was built from. */
-interface Resumed {
-  readonly checkpoint: IndexCheckpoint;
-  /** The SHA-256 of the checkpoint's bytes when it was stored. */
-  readonly digest: string;
-  /** Hashing the file's first bytes on another thread. */
-  readonly hasher: BackgroundHash;
-}
-
-/**
- * The stored index of `file`, read back while another thread hashes the
- * file's first bytes (the caller compares, then stops the hasher); undefined
- * when there is none for this file as it is now (another inode, or shorter).
- */
-function storedIndexOf(
-  config: CacheConfig,
-  file: string,
-  identity: { dev: string; ino: string; size: number },
-  warn: (warning: string) => void,
-): Resumed | undefined {
-  const entry = indexPath(config, file);
-  const loaded = readStoredIndex(entry);
-  if ('miss' in loaded) {
-    if (loaded.warning !== undefined) warn(loaded.warning);
-    return undefined;
-  }
-  const { about } = loaded;
-  const length = about.meta.stats.byteLength;
-  if (about.path !== file || about.dev !== identity.dev || about.ino !== identity.ino || length > identity.size) {
-    loaded.close();
-    return undefined; // another file, or one that is not longer: read from the start
-  }
-  const hasher = hashInBackground(file, length);
-  let checkpoint: IndexCheckpoint | undefined;
-  try {
-    checkpoint = decodeCheckpoint(about.meta, loaded.pieces());
-  } catch {
-    // The stored index could not be read to its end (a disk error): read the session from the start.
-  } finally {
-    loaded.close();
-  }
-  if (checkpoint === undefined) {
-    hasher.stop();
-    return undefined;
-  }
-  return { checkpoint, digest: about.digest, hasher };
 }
 
 /**
