@@ -51,6 +51,7 @@ import { buildTime, CACHE_FORMAT, CONTENT_HASH } from './cache-files.js';
 import { indexPath, STORE_AGAIN_SHARE, storedIndexOf, writeStoredIndex } from './stored-index.js';
 import { BIG_INPUT_BYTES, boundHeapGrowth } from '../tuning.js';
 import { hashInBackground } from './background-hash.js';
+import { indexOnTwoThreads } from './split-parse.js';
 import { type GroupInfo, type LintOptions, NeedsWholeFolder, type ReadFailure, transcriptSource } from './linter.js';
 
 /** A file modified this recently may change again without its times moving. */
@@ -332,6 +333,7 @@ function indexerFor(
   hashes: Map<string, string>,
   racy: ReadonlySet<string>,
   warn: (warning: string) => void,
+  splitBytes?: number,
 ): (file: SessionFile, observer?: LineObserver) => SessionIndex {
   return (file, observer) => {
     let identity: { dev: string; ino: string; size: number } | undefined;
@@ -375,12 +377,14 @@ function indexerFor(
     }
     if (config !== undefined && identity !== undefined && before !== undefined && !racy.has(file.path) && settled(before, config.racyMs)) {
       // A file that has not changed for a while: hashed on another thread
-      // as it is read, and the digest kept when the file's times show that
-      // nothing wrote to it while both threads read it (the trust the
-      // group entries give a settled file's times).
+      // as it is read (and, from `splitBytes` up, indexed on two), and the
+      // digest kept when the file's times show that nothing wrote to it
+      // while the threads read it (the trust the group entries give a
+      // settled file's times).
       const hasher = hashInBackground(file.path, identity.size);
       try {
-        const index = SessionIndex.build(file, openerOf(file.path), observer);
+        const split = splitBytes !== undefined && observer === undefined && identity.size >= splitBytes ? indexOnTwoThreads(file, identity.size) : undefined;
+        const index = split ?? SessionIndex.build(file, openerOf(file.path), observer);
         const digest = hasher.prefix();
         if (digest !== undefined && index.stats.byteLength === identity.size && sameStat(before, file.path)) store(index, digest, undefined);
         return index;
@@ -484,6 +488,7 @@ export function lintFolderCached(
   projectFiles: ReadonlyMap<string, readonly string[]>,
   emit: (outcome: StoredOutcome) => void,
   lint: FolderLinter,
+  splitBytes?: number,
 ): void {
   const folder = folderOf(groups);
   if (folder === undefined) return;
@@ -505,7 +510,7 @@ export function lintFolderCached(
   }
   const hashes = new Map<string, string>();
   const racy = new Set([...missed.values(), ...depending.values()].flatMap((l) => l.racy));
-  const indexer = indexerFor(config, hashes, racy, (w) => warnings.push(w));
+  const indexer = indexerFor(config, hashes, racy, (w) => warnings.push(w), splitBytes);
   const linted: Array<{ outcome: StoredOutcome; info: GroupInfo }> = [];
   let whole = false;
   if (missed.size > 0 || depending.size > 0) {

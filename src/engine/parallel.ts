@@ -107,8 +107,13 @@ export function lintFolderMaybeCached(
     lintFolder(folder, projectFiles, options, emit);
     return;
   }
-  lintFolderCached(cache, folder, projectFiles, emit, (groups, indexer, emitOne, partial, uuids) =>
-    lintFolder(groups, projectFiles, options, emitOne, indexer, { partial, uuids }),
+  lintFolderCached(
+    cache,
+    folder,
+    projectFiles,
+    emit,
+    (groups, indexer, emitOne, partial, uuids) => lintFolder(groups, projectFiles, options, emitOne, indexer, { partial, uuids }),
+    options.splitBytes,
   );
 }
 

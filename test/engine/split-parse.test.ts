@@ -115,7 +115,9 @@ describe('a session indexed in two parts', () => {
     }
     const cli = path.join(repositoryRoot, 'dist', 'cli.js');
     const home = path.join(root, 'home');
-    const env = { PATH: process.env.PATH ?? '', HOME: home, CLAUDE_CONFIG_DIR: path.join(home, '.claude'), CCLINT_HOME: path.join(root, 'cclint') };
+    const state = fs.mkdtempSync(path.join(os.tmpdir(), 'cclint-split-home-'));
+    folders.push(state);
+    const env = { PATH: process.env.PATH ?? '', HOME: home, CLAUDE_CONFIG_DIR: path.join(home, '.claude'), CCLINT_HOME: state };
     const cclint = (args: string[], extra: Record<string, string>) =>
       spawnSync(process.execPath, [cli, ...args], { env: { ...env, ...extra }, encoding: 'utf8' });
     // check, and the commands that read one session (show, tree), which index it on two threads too.
@@ -125,5 +127,16 @@ describe('a session indexed in two parts', () => {
       expect(one.stdout.length, args[0]).toBeGreaterThan(100);
       expect({ args, stdout: two.stdout, stderr: two.stderr, status: two.status }).toEqual({ args, stdout: one.stdout, stderr: one.stderr, status: one.status });
     }
+    // --cache: a session that has settled (unchanged for 2 s) is indexed on two threads as the cache is filled, and its
+    // stored index then read on from once it grows.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2100);
+    const cached = { CCLINT_SPLIT_MB: '0', CCLINT_CACHE_INDEX_MB: '0' };
+    const args = ['check', '--format', 'json', root];
+    const filled = cclint([...args, '--cache'], cached);
+    expect(filled.stderr).toBe('');
+    expect(filled.stdout).toBe(cclint(args, { CCLINT_THREADS: '1' }).stdout);
+    expect(fs.readdirSync(path.join(env.CCLINT_HOME, 'cache')).some((n) => n.startsWith('index-'))).toBe(true);
+    fs.appendFileSync(file.path, `${fs.readFileSync(file.path, 'utf8').split('\n')[1]}\n`);
+    expect(cclint([...args, '--cache'], cached).stdout).toBe(cclint(args, { CCLINT_THREADS: '1' }).stdout);
   });
 });
