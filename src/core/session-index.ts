@@ -92,9 +92,12 @@ export interface LineTable {
 }
 
 /**
- * An index of a file's first `stats.byteLength` bytes, which end with a
- * complete line: what {@link SessionIndex.build} needs to read on from there
- * (see {@link SessionIndex.checkpoint}).
+ * What an index knows of a file's bytes up to `stats.byteLength`: what
+ * {@link SessionIndex.build} needs to read on from there. A
+ * {@link SessionIndex.checkpoint} covers the file's first bytes and ends
+ * with a complete line; a {@link SessionIndex.part} may end with a torn one
+ * and, for a part read alone, start mid-file with its own lines and records
+ * numbered from 1 and 0 (see checkpoint.ts, split-parse.ts).
  */
 export interface IndexCheckpoint {
   /** In file order; each one's ordinal is its position. */
@@ -312,11 +315,12 @@ export class SessionIndex {
 
   /**
    * Reads the file once and summarises every line; `observer` sees the
-   * records of the lines it wants. With `from` (a {@link checkpoint} of an
-   * index of the same file's first bytes, which the caller has checked are
-   * unchanged), reads only the bytes after it: the index is the one a read
-   * from the start would build. An observer cannot be given with `from`: it
-   * would not see the lines before it.
+   * records of the lines it wants. With `from`, reads only the bytes after
+   * what it covers and takes its records in first: given a
+   * {@link checkpoint} of an index of the same file's first bytes (which the
+   * caller has checked are unchanged), the index is the one a read from the
+   * start would build. An observer cannot be given with `from`: it would
+   * not see the lines before it.
    */
   static build(file: SessionFile, openSource: () => ByteSource, observer?: LineObserver, from?: IndexCheckpoint): SessionIndex {
     if (from !== undefined && observer !== undefined) throw new Error('an index built from a checkpoint has no observer');
