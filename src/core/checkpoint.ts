@@ -1,10 +1,11 @@
 /**
- * A session index's checkpoint as plain values, for a cache that keeps it
- * between runs: what `--cache` needs to read a session that only grew from
- * where the last run ended instead of from its start.
+ * A session index's checkpoint as plain values: what `--cache` keeps to
+ * read a session that only grew from where the last run ended instead of
+ * from its start (stored-index.ts), and what a worker thread sends back of
+ * the part of a big session it indexed (split-parse.ts).
  *
  * The summaries are JSON arrays, a few thousand to a piece: on a 724 MB
- * session (209,000 records) that is 53 MB, written in 0.3 s and read back
+ * session (209,000 records) that is 44 MB, written in 0.3 s and read back
  * in 0.4 s, where V8's structured serialisation of the same objects took
  * twice as long to read. What the summaries share (envelopes, rare fields)
  * and the rest of the index are few values and go as they are, in a form
