@@ -325,8 +325,11 @@ function hashingSource(file: string, hash: crypto.Hash, from: number, onDigest: 
  *   place can keep its size, inode and times), on another thread while
  *   this one reads the stored index back and parses what was appended; the
  *   digest of the whole file then comes from that thread too, once both
- *   threads are known to have read the same appended bytes. A run with an
- *   observer (search) reads every line and keeps nothing.
+ *   threads are known to have read the same appended bytes. A file read
+ *   from its start that has settled is hashed on another thread too, and,
+ *   from `splitBytes` up (a run with nothing else on the other core),
+ *   indexed on two (see split-parse.ts). A run with an observer (search)
+ *   reads every line and keeps nothing.
  */
 function indexerFor(
   config: CacheConfig | undefined,
