@@ -171,7 +171,7 @@ const distinctCopies = new WeakMap<SessionIndex, ReadonlySet<RecordSummary>>();
 function eligible(index: SessionIndex, orphan: RecordSummary, target: RecordSummary, exclude?: ReadonlySet<RecordSummary>): boolean {
   // A compact boundary is the root of its segment: the first rows after it hang from it.
   if (target === orphan || target.uuid === undefined || !(isConversational(target) || (isCompactBoundary(target) && !target.isSidechain))) return false;
-  if (index.byUuid.get(target.uuid) !== target && distinctCopies.get(index)?.has(target) !== true) return false;
+  if (!index.isEffective(target) && distinctCopies.get(index)?.has(target) !== true) return false;
   if (exclude?.has(target) === true) return false;
   if (target.isSidechain !== orphan.isSidechain && isMainChainRow(index, orphan)) return false;
   if (index.segmentOf(target) !== index.segmentOf(orphan)) return false;

@@ -158,7 +158,7 @@ export default defineRule({
     for (const [key, rows] of repeatedSignatures(index)) {
       const original = rows[0] as RecordSummary;
       for (const row of rows.slice(1)) {
-        if (row.uuid !== undefined && index.byUuid.get(row.uuid) !== row) continue; // an older copy of a repeated uuid
+        if (!index.isEffective(row)) continue; // an older copy of a repeated uuid
         if (!found.has(row) && edited.get(row)?.has(key) === true) found.set(row, { messageId: 'edited', data: { line: original.line } });
       }
     }
