@@ -24,7 +24,7 @@ import { escapeForTerminal } from '../escape.js';
 import { critical } from '../interrupt.js';
 import type { Io } from '../io.js';
 import { remainingOf } from '../repair/remaining.js';
-import { HashingSource, indexRewrite, Rewrite } from '../repair/rewrite.js';
+import { hashingSource, indexRewrite, Rewrite } from '../repair/rewrite.js';
 import type { AuditEntry, FilePlan } from '../repair/types.js';
 import { runConfig, undoCommand, writeOptions } from './shared.js';
 import { loadSession } from './session-arg.js';
@@ -77,7 +77,7 @@ export function renamePlan(index: SessionIndex, source: ByteSource, title: strin
   const { lint } = runConfig(io, undefined, []);
   // The index of the new text reads the old bytes in order: they are hashed
   // as it goes, so the file is read once for both digests, not twice.
-  const original = new HashingSource(Rewrite.identity(size).source(source));
+  const original = hashingSource(Rewrite.identity(size).source(source));
   const { index: renamed, sha256: sha256After } = indexRewrite(index.file, rewrite, original);
   const sha256Before = original.digest();
   const edit: RecordEdit = { kind: 'insertAfter', line: renamed.stats.lineCount - 1, after: [row] };

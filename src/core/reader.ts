@@ -11,6 +11,7 @@
  * tight synchronous loop around `Buffer#indexOf` is the fastest way to stay
  * close to the cost of `JSON.parse` itself.
  */
+import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
 import { constants as bufferConstants } from 'node:buffer';
 
@@ -283,5 +284,70 @@ export function someLatin1Piece(source: ByteSource, overlap: number, test: (lati
   } finally {
     spareChunk = chunk;
     source.close();
+  }
+}
+
+/**
+ * A source that hashes (SHA-256) the bytes read through it in order, from
+ * byte `from` on: wrapped around the scan that builds an index, it gives
+ * the digest of exactly the bytes the index was built from, without a
+ * second read. Reads elsewhere (lines read back) pass through unhashed.
+ * SHA-256, not SHA-1, for the cache's digests of transcripts too:
+ * processors with SHA extensions (x86 since about 2017, ARMv8) run it
+ * faster (0.53 s against 0.67 s for a 724 MB session on the bench machine),
+ * and a session that just grew is hashed on every run. (The cache's other
+ * thread, background-hash.ts, hashes the same way.)
+ */
+export class HashingSource implements ByteSource {
+  private readonly hash: Hash = createHash('sha256');
+  private hashed: number;
+
+  constructor(
+    private readonly inner: ByteSource,
+    from = 0,
+    /** The error {@link digest} throws when the source ends before its size. */
+    private readonly short: (at: number) => Error = (at) => new RangeError(`the source ended at byte ${at}, before its size`),
+  ) {
+    this.hashed = from;
+  }
+
+  get size(): number {
+    return this.inner.size;
+  }
+
+  /** Where the bytes read in order end. */
+  get hashedTo(): number {
+    return this.hashed;
+  }
+
+  read(target: Buffer, targetOffset: number, length: number, position: number): number {
+    const n = this.inner.read(target, targetOffset, length, position);
+    if (position === this.hashed && n > 0) {
+      this.hash.update(target.subarray(targetOffset, targetOffset + n));
+      this.hashed += n;
+    }
+    return n;
+  }
+
+  close(): void {
+    this.inner.close();
+  }
+
+  /** The digest of the bytes read in order so far (from `from` to {@link hashedTo}); ends the hash. */
+  digestOfRead(): string {
+    return this.hash.digest('hex');
+  }
+
+  /** The digest of the bytes from `from` to the source's size: what the reads left is read now. Ends the hash. */
+  digest(): string {
+    const size = this.inner.size;
+    const chunk = Buffer.allocUnsafe(Math.min(8 * 1024 * 1024, Math.max(1, size - this.hashed)));
+    while (this.hashed < size) {
+      const n = this.inner.read(chunk, 0, Math.min(chunk.length, size - this.hashed), this.hashed);
+      if (n === 0) throw this.short(this.hashed);
+      this.hash.update(chunk.subarray(0, n));
+      this.hashed += n;
+    }
+    return this.hash.digest('hex');
   }
 }

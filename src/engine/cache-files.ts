@@ -1,7 +1,6 @@
 /**
  * What the cache's two kinds of files share: the format's version, the
- * digest of a transcript's bytes, the stamp of the build that wrote them,
- * and an atomic write in parts. See cache.ts (entries of lint results per
+ * stamp of the build that wrote them, and an atomic write in parts. See cache.ts (entries of lint results per
  * session group) and stored-index.ts (a big session's index).
  */
 import crypto from 'node:crypto';
@@ -11,14 +10,6 @@ import { threadId } from 'node:worker_threads';
 
 /** Bump when the layout of an entry changes. */
 export const CACHE_FORMAT = 5;
-
-/**
- * The digest of a transcript's bytes. SHA-256 rather than SHA-1: processors
- * with SHA extensions (x86 since about 2017, ARMv8) run it faster, 0.53 s
- * against 0.67 s for a 724 MB session on the bench machine, and a session
- * that just grew is hashed on every run.
- */
-export const CONTENT_HASH = 'sha256';
 
 /**
  * When this module's file was written: a new build of the same version (a

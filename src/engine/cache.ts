@@ -42,12 +42,12 @@ import v8 from 'node:v8';
 import writeFileAtomic from 'write-file-atomic';
 import type { SessionGroup } from '../core/discovery.js';
 import type { ByteSource } from '../core/reader.js';
-import { fileSource } from '../core/reader.js';
+import { fileSource, HashingSource } from '../core/reader.js';
 import { type IndexCheckpoint, type LineObserver, type SessionFile, SessionIndex } from '../core/session-index.js';
 import { UsageError } from '../core/errors.js';
 import type { FileResult, Fix } from '../core/types.js';
 import { VERSION } from '../version.js';
-import { buildTime, CACHE_FORMAT, CONTENT_HASH } from './cache-files.js';
+import { buildTime, CACHE_FORMAT } from './cache-files.js';
 import { indexPath, STORE_AGAIN_SHARE, storedIndexOf, writeStoredIndex } from './stored-index.js';
 import { BIG_INPUT_BYTES, boundHeapGrowth } from '../tuning.js';
 import { hashInBackground } from './background-hash.js';
@@ -211,21 +211,12 @@ function keyOf(projectDir: string, files: readonly string[], racyMs: number, wit
 
 function hashFile(file: string): string | undefined {
   try {
-    const hash = crypto.createHash(CONTENT_HASH);
-    const source = fileSource(file);
-    const buffer = Buffer.allocUnsafe(1024 * 1024);
-    let position = 0;
+    const source = new HashingSource(fileSource(file));
     try {
-      for (;;) {
-        const n = source.read(buffer, 0, buffer.length, position);
-        if (n === 0) break;
-        hash.update(buffer.subarray(0, n));
-        position += n;
-      }
+      return source.digest();
     } finally {
       source.close();
     }
-    return hash.digest('hex');
   } catch {
     return undefined;
   }
@@ -285,34 +276,6 @@ function writeEntry(config: CacheConfig, file: string, payload: object): string 
 }
 
 /**
- * A source for the build that feeds `hash` the bytes read in order from
- * `from` on, and gives their digest when it closes (undefined when the
- * reads were not in order: the build read some line again).
- */
-function hashingSource(file: string, hash: crypto.Hash, from: number, onDigest: (digest: string | undefined) => void): ByteSource {
-  const inner = transcriptSource(file);
-  let next = from;
-  let sequential = true;
-  return {
-    get size() {
-      return inner.size;
-    },
-    read(target, targetOffset, length, position) {
-      const n = inner.read(target, targetOffset, length, position);
-      if (position === next) {
-        hash.update(target.subarray(targetOffset, targetOffset + n));
-        next += n;
-      } else sequential = false;
-      return n;
-    },
-    close() {
-      inner.close();
-      onDigest(sequential ? hash.digest('hex') : undefined);
-    },
-  };
-}
-
-/**
  * How the cache indexes a file it has to read: as the linter does, and
  *
  * - a racy file's bytes are hashed as they are read, into `hashes`, for
@@ -364,9 +327,9 @@ function indexerFor(
     if (resumed !== undefined) {
       const { checkpoint: from, hasher } = resumed;
       try {
-        let tail: string | undefined;
-        const open = openerOf(file.path, () => hashingSource(file.path, crypto.createHash(CONTENT_HASH), from.stats.byteLength, (d) => (tail = d)));
-        const index = SessionIndex.build(file, open, undefined, from);
+        const appended = new HashingSource(transcriptSource(file.path), from.stats.byteLength);
+        const index = SessionIndex.build(file, openerOf(file.path, appended), undefined, from);
+        const tail = digestOfIndexed(appended, index);
         if (hasher.prefix() === resumed.digest) {
           const wanted = racy.has(file.path) || worthStoring(index, from);
           const both = tail !== undefined && wanted ? hasher.through(index.stats.byteLength) : undefined;
@@ -395,29 +358,35 @@ function indexerFor(
         hasher.stop();
       }
     }
-    let digest: string | undefined;
-    const open = openerOf(file.path, () => hashingSource(file.path, crypto.createHash(CONTENT_HASH), 0, (d) => (digest = d)));
-    const index = SessionIndex.build(file, open, observer);
+    const read = new HashingSource(transcriptSource(file.path));
+    const index = SessionIndex.build(file, openerOf(file.path, read), observer);
+    const digest = digestOfIndexed(read, index);
     if (digest !== undefined) store(index, digest, undefined);
     return index;
   };
 }
 
 /**
- * How an index opens its file: the first time through `first` (the read
- * that builds it, hashed), then plainly. An index keeps its opener for as
- * long as it lives, and an opener that closed over the indexer's variables
- * kept, through them, what the cache's run of the folder holds (measured:
- * 110 MB more filling the cache of the bench tree on one thread): so this
- * one holds the path, and nothing else once its first read is made.
+ * How an index opens its file: the first time `first` (the source the read
+ * that builds it goes through, hashed), then plainly. An index keeps its
+ * opener for as long as it lives, and an opener that closed over the
+ * indexer's variables kept, through them, what the cache's run of the
+ * folder holds (measured: 110 MB more filling the cache of the bench tree on
+ * one thread): so this one holds the path, and nothing else once its first
+ * read is made.
  */
-function openerOf(file: string, first?: () => ByteSource): () => ByteSource {
+function openerOf(file: string, first?: ByteSource): () => ByteSource {
   let pending = first;
   return () => {
     const open = pending;
     pending = undefined;
-    return open !== undefined ? open() : transcriptSource(file);
+    return open ?? transcriptSource(file);
   };
+}
+
+/** The digest of the bytes `index` was built from, read through `source`; undefined when it did not read them all in order. */
+function digestOfIndexed(source: HashingSource, index: SessionIndex): string | undefined {
+  return source.hashedTo === index.stats.byteLength ? source.digestOfRead() : undefined;
 }
 
 /** Whether a file last changed longer than `racyMs` before it was looked at (see {@link RACY_MS}). */

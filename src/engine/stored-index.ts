@@ -13,7 +13,7 @@ import { type ByteSource, fileSource, readFully } from '../core/reader.js';
 import type { IndexCheckpoint } from '../core/session-index.js';
 import { VERSION } from '../version.js';
 import { type BackgroundHash, hashInBackground } from './background-hash.js';
-import { buildTime, CACHE_FORMAT, CONTENT_HASH, writeAtomically } from './cache-files.js';
+import { buildTime, CACHE_FORMAT, writeAtomically } from './cache-files.js';
 import type { CacheConfig } from './cache.js';
 
 /** What a stored index says of the file it was built from, beside the checkpoint's meta. */
@@ -53,7 +53,7 @@ export function writeStoredIndex(config: CacheConfig, file: string, about: Omit<
     fs.chmodSync(config.dir, 0o700);
     writeAtomically(file, (write) => {
       write(Buffer.from(`${INDEX_MAGIC}${JSON.stringify({ stamp: indexStamp(), path: about.path })}\n`));
-      const hash = crypto.createHash(CONTENT_HASH);
+      const hash = crypto.createHash('sha256');
       const length = Buffer.alloc(4);
       const part = (bytes: Buffer): void => {
         length.writeUInt32LE(bytes.length);
@@ -177,7 +177,7 @@ function readStoredIndex(file: string): LoadedIndex {
     }
     const digest = Buffer.alloc(DIGEST);
     readFully(source, digest, 0, DIGEST, end);
-    const hash = crypto.createHash(CONTENT_HASH);
+    const hash = crypto.createHash('sha256');
     const chunk = Buffer.allocUnsafe(1024 * 1024);
     for (let at = start; at < end; ) {
       const n = source.read(chunk, 0, Math.min(chunk.length, end - at), at);

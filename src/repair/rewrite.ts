@@ -7,9 +7,8 @@
  * streams the same pieces into the new file, taking the kept ranges from
  * the handle whose bytes it has just verified (write.ts).
  */
-import { createHash, type Hash } from 'node:crypto';
 import { ConcurrentModificationError } from '../core/errors.js';
-import { type ByteSource, readFully } from '../core/reader.js';
+import { type ByteSource, HashingSource, readFully } from '../core/reader.js';
 import { type LineTable, type SessionFile, SessionIndex } from '../core/session-index.js';
 import type { RecordEdit } from '../core/types.js';
 
@@ -303,46 +302,11 @@ export function applyLineEdits(
 }
 
 /**
- * Reads a source from its first byte to its end, in order, and hashes what
- * it reads: wrapped around the scan that indexes a planned text, it gives
- * that text's sha256 without a second read. Reads elsewhere (lines read
- * back) pass through unhashed.
+ * A {@link HashingSource} whose digest, when what the scan read in order is
+ * not the whole source, says the file became shorter in the terms of a fix.
  */
-export class HashingSource implements ByteSource {
-  private readonly hash: Hash = createHash('sha256');
-  private hashed = 0;
-
-  constructor(private readonly inner: ByteSource) {}
-
-  get size(): number {
-    return this.inner.size;
-  }
-
-  read(target: Buffer, targetOffset: number, length: number, position: number): number {
-    const n = this.inner.read(target, targetOffset, length, position);
-    if (position === this.hashed && n > 0) {
-      this.hash.update(target.subarray(targetOffset, targetOffset + n));
-      this.hashed += n;
-    }
-    return n;
-  }
-
-  close(): void {
-    this.inner.close();
-  }
-
-  /** The sha256 of all `size` bytes: what the scan did not read is read now. */
-  digest(): string {
-    const size = this.inner.size;
-    const chunk = Buffer.allocUnsafe(Math.min(8 * 1024 * 1024, Math.max(1, size - this.hashed)));
-    while (this.hashed < size) {
-      const n = this.inner.read(chunk, 0, Math.min(chunk.length, size - this.hashed), this.hashed);
-      if (n === 0) throw shrank(this.hashed);
-      this.hash.update(chunk.subarray(0, n));
-      this.hashed += n;
-    }
-    return this.hash.digest('hex');
-  }
+export function hashingSource(inner: ByteSource): HashingSource {
+  return new HashingSource(inner, 0, shrank);
 }
 
 /**
@@ -351,7 +315,7 @@ export class HashingSource implements ByteSource {
  * index's later reads of lines go to a plain source.
  */
 export function indexRewrite(file: SessionFile, rewrite: Rewrite, original: ByteSource): { index: SessionIndex; sha256: string } {
-  const hashing = new HashingSource(rewrite.source(original));
+  const hashing = hashingSource(rewrite.source(original));
   let first = true;
   const index = SessionIndex.build(file, () => {
     if (!first) return rewrite.source(original);

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { bufferSource } from '../../src/core/reader.js';
 import type { RecordEdit } from '../../src/core/types.js';
-import { HashingSource, Rewrite } from '../../src/repair/rewrite.js';
+import { hashingSource, Rewrite } from '../../src/repair/rewrite.js';
 import { applyToBytes, rewrittenBytes } from '../helpers/plan-bytes.js';
 import { prng } from '../support/tree.js';
 
@@ -166,16 +166,22 @@ describe('Rewrite', () => {
   });
 });
 
-describe('HashingSource', () => {
+describe('hashingSource', () => {
   it('hashes a sequential read, and reads what the scan left', () => {
     const bytes = Buffer.from('x'.repeat(100_000));
     const whole = createHash('sha256').update(bytes).digest('hex');
-    const read = new HashingSource(bufferSource(bytes));
+    const read = hashingSource(bufferSource(bytes));
     const chunk = Buffer.alloc(30_000);
     read.read(chunk, 0, chunk.length, 0);
     read.read(chunk, 0, 10, 50_000); // a read elsewhere is not hashed
     read.read(chunk, 0, chunk.length, 30_000);
     expect(read.digest()).toBe(whole);
-    expect(new HashingSource(bufferSource(bytes)).digest()).toBe(whole);
+    expect(hashingSource(bufferSource(bytes)).digest()).toBe(whole);
+  });
+
+  it('says the file became shorter when the source ends before its size', () => {
+    const bytes = Buffer.from('x'.repeat(1000));
+    const lying = { ...bufferSource(bytes.subarray(0, 600)), size: 1000 };
+    expect(() => hashingSource(lying).digest()).toThrow(/became shorter while cclint read it \(at byte 600\)/);
   });
 });
