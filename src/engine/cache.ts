@@ -27,7 +27,9 @@
  * miss. The file is written atomically (a temporary file renamed over it),
  * mode 0600 in a 0700 folder, and carries a SHA-256 of its payload: a file
  * that does not match is corrupt, is ignored with a warning and is
- * replaced. Deleting the folder is always safe.
+ * replaced. Deleting the folder is always safe. A run that writes an entry
+ * deletes the entries of folders that are gone or of another build
+ * ({@link pruneEntries}).
  *
  * A group that must be read is read through {@link indexerFor}: a session
  * of `CCLINT_CACHE_INDEX_MB` or more also keeps its index between runs
@@ -47,7 +49,7 @@ import { type IndexCheckpoint, type LineObserver, type SessionFile, SessionIndex
 import { UsageError } from '../core/errors.js';
 import type { FileResult, Fix } from '../core/types.js';
 import { VERSION } from '../version.js';
-import { buildTime, CACHE_FORMAT } from './cache-files.js';
+import { buildStamp, buildTime, CACHE_FORMAT, pruneCacheFiles } from './cache-files.js';
 import { indexPath, STORE_AGAIN_SHARE, storedIndexOf, writeStoredIndex } from './stored-index.js';
 import { BIG_INPUT_BYTES, boundHeapGrowth } from '../tuning.js';
 import { hashInBackground } from './background-hash.js';
@@ -77,6 +79,8 @@ export interface CacheConfig {
    * default {@link CHECKPOINT_MB}); infinite for none.
    */
   readonly checkpointBytes: number;
+  /** Which run this is (random): the cache folder is pruned once a run, the first time an entry is written. */
+  readonly run: string;
 }
 
 /** Below this, reading a session again costs less than keeping its index: about 0.3 s on the bench machine. */
@@ -157,7 +161,7 @@ export function openCache(
       );
     }
   }
-  return { dir, stamp: cacheStamp(lint, namespace), racyMs: RACY_MS, namespace, checkpointBytes: checkpointBytesOf(env) };
+  return { dir, stamp: cacheStamp(lint, namespace), racyMs: RACY_MS, namespace, checkpointBytes: checkpointBytesOf(env), run: crypto.randomUUID() };
 }
 
 /** What identifies one file's content without reading it. */
@@ -262,10 +266,17 @@ function readEntry(file: string, stamp: string): Loaded {
   return { payload: value };
 }
 
-function writeEntry(config: CacheConfig, file: string, payload: object): string | undefined {
+function writeEntry(config: CacheConfig, file: string, projectDir: string, payload: object): string | undefined {
   try {
     const bytes = v8.serialize(payload);
-    const header = JSON.stringify({ stamp: config.stamp, sha256: crypto.createHash('sha256').update(bytes).digest('hex'), length: bytes.length });
+    // The build and the folder, for pruneEntries: read from the first bytes alone.
+    const header = JSON.stringify({
+      stamp: config.stamp,
+      build: buildStamp(),
+      folder: projectDir,
+      sha256: crypto.createHash('sha256').update(bytes).digest('hex'),
+      length: bytes.length,
+    });
     fs.mkdirSync(config.dir, { recursive: true, mode: 0o700 });
     fs.chmodSync(config.dir, 0o700);
     writeFileAtomic.sync(file, Buffer.concat([Buffer.from(`${MAGIC}${header}\n`), bytes]), { mode: 0o600, fsync: false });
@@ -273,6 +284,29 @@ function writeEntry(config: CacheConfig, file: string, payload: object): string 
   } catch (error) {
     return `cache file ${file} cannot be written (${error instanceof Error ? error.message : String(error)}); going on without it`;
   }
+}
+
+/** The runs whose cache folder this thread pruned: once a run is enough, since the cache only grows when an entry is written. */
+const pruned = new Set<string>();
+
+/**
+ * Deletes the entries no run will read again: written by another build,
+ * or of a project folder that no longer exists (an entry of a folder that
+ * is not visited again would otherwise stay for good), and temporary files
+ * left by a run killed while it wrote one. An entry of another
+ * configuration is kept: a run with that configuration may come back.
+ * Done the first time a run writes an entry; only the first bytes of each
+ * file are read.
+ */
+function pruneEntries(config: CacheConfig): void {
+  if (pruned.has(config.run)) return;
+  pruned.add(config.run);
+  const build = buildStamp();
+  pruneCacheFiles(config.dir, {
+    names: /^(?!index-)[a-z][a-z-]*-[0-9a-f]{40}\.bin$/,
+    magic: MAGIC,
+    unused: (header) => header.build !== build || typeof header.folder !== 'string' || !fs.existsSync(header.folder),
+  });
 }
 
 /**
@@ -868,7 +902,7 @@ export function groupStore<T>(
     },
     save() {
       const problems: string[] = [];
-      for (const folder of folders.values()) {
+      for (const [projectDir, folder] of folders) {
         if (!folder.changed) continue;
         // Groups whose files are gone are dropped with the folder's next write.
         for (const [id, entry] of folder.entries) if (!entry.files.every((f) => fs.existsSync(f.path))) folder.entries.delete(id);
@@ -878,8 +912,9 @@ export function groupStore<T>(
           groups: Object.fromEntries(folder.entries),
           folders: Object.fromEntries([...folder.storedFolders].filter(([id]) => named.has(id))),
         };
-        const problem = writeEntry(config, folder.file, payload);
+        const problem = writeEntry(config, folder.file, projectDir, payload);
         if (problem !== undefined) problems.push(problem);
+        else pruneEntries(config);
       }
       return problems;
     },

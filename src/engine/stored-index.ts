@@ -11,9 +11,8 @@ import v8 from 'node:v8';
 import { CHECKPOINT_FORMAT, type CheckpointMeta, decodeCheckpoint, encodeCheckpoint, isCheckpointMeta } from '../core/checkpoint.js';
 import { type ByteSource, fileSource, readFully } from '../core/reader.js';
 import type { IndexCheckpoint } from '../core/session-index.js';
-import { VERSION } from '../version.js';
 import { type BackgroundHash, hashInBackground } from './background-hash.js';
-import { buildTime, CACHE_FORMAT, writeAtomically } from './cache-files.js';
+import { buildStamp, headerOf, pruneCacheFiles, writeAtomically } from './cache-files.js';
 import type { CacheConfig } from './cache.js';
 
 /** What a stored index says of the file it was built from, beside the checkpoint's meta. */
@@ -30,7 +29,7 @@ const INDEX_MAGIC = 'cclint-index\n';
 
 /** The stamp of stored indexes: they depend on the version and the build, not on the rules or the command. */
 function indexStamp(): string {
-  return crypto.createHash('sha256').update(JSON.stringify([CACHE_FORMAT, CHECKPOINT_FORMAT, VERSION, buildTime(), process.versions.v8])).digest('hex');
+  return crypto.createHash('sha256').update(JSON.stringify([buildStamp(), CHECKPOINT_FORMAT])).digest('hex');
 }
 
 export function indexPath(config: CacheConfig, file: string): string {
@@ -72,21 +71,6 @@ export function writeStoredIndex(config: CacheConfig, file: string, about: Omit<
   }
 }
 
-/** The header line of a stored index, from its first bytes. */
-function indexHeaderOf(head: Buffer): { stamp?: unknown; path?: unknown } | undefined {
-  const end = head.indexOf(0x0a, INDEX_MAGIC.length);
-  if (!head.subarray(0, INDEX_MAGIC.length).equals(Buffer.from(INDEX_MAGIC)) || end === -1) return undefined;
-  try {
-    const header = JSON.parse(head.toString('utf8', INDEX_MAGIC.length, end)) as unknown;
-    return header !== null && typeof header === 'object' ? (header as { stamp?: unknown; path?: unknown }) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A temporary file this old was left by a run that was killed while it wrote. */
-const ABANDONED_MS = 60 * 60 * 1000;
-
 /**
  * Deletes the stored indexes no run will read again: of a session that no
  * longer exists, or written by another version (a stored index is tens of
@@ -95,38 +79,16 @@ const ABANDONED_MS = 60 * 60 * 1000;
  * header names its session, so only the first bytes of each are read.
  */
 function pruneStoredIndexes(dir: string, kept: string): void {
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return;
-  }
   const stamp = indexStamp();
-  const head = Buffer.alloc(4096);
-  for (const name of names) {
-    const file = path.join(dir, name);
-    if (file === kept || !name.startsWith('index-')) continue;
-    try {
-      if (name.endsWith('.tmp')) {
-        if (Date.now() - fs.statSync(file).mtimeMs > ABANDONED_MS) fs.rmSync(file, { force: true });
-        continue;
-      }
-      if (!/^index-[0-9a-f]{40}\.bin$/.test(name)) continue;
-      const fd = fs.openSync(file, 'r');
-      let n: number;
-      try {
-        n = fs.readSync(fd, head, 0, head.length, 0);
-      } finally {
-        fs.closeSync(fd);
-      }
-      // A file without a readable header is corrupt: a read of its session says so and replaces it.
-      const header = indexHeaderOf(head.subarray(0, n));
-      if (header === undefined) continue;
-      if (header.stamp !== stamp || typeof header.path !== 'string' || !fs.existsSync(header.path)) fs.rmSync(file, { force: true });
-    } catch {
-      // another run may be pruning or writing too
-    }
-  }
+  pruneCacheFiles(
+    dir,
+    {
+      names: /^index-[0-9a-f]{40}\.bin$/,
+      magic: INDEX_MAGIC,
+      unused: (header) => header.stamp !== stamp || typeof header.path !== 'string' || !fs.existsSync(header.path),
+    },
+    kept,
+  );
 }
 
 type LoadedIndex =
@@ -157,7 +119,7 @@ function readStoredIndex(file: string): LoadedIndex {
     const head = Buffer.alloc(Math.min(size, 4096));
     readFully(source, head, 0, head.length, 0);
     if (!head.subarray(0, INDEX_MAGIC.length).equals(Buffer.from(INDEX_MAGIC))) return corrupt('not a cclint cache file');
-    const header = indexHeaderOf(head);
+    const header = headerOf(head, INDEX_MAGIC);
     if (header === undefined) return corrupt('unreadable header');
     if (header.stamp !== indexStamp()) return { miss: true }; // another version: not an error
     const headerEnd = head.indexOf(0x0a, INDEX_MAGIC.length);

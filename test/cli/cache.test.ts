@@ -261,6 +261,55 @@ describe('check --cache and sessions --cache', () => {
     expect(inside.stderr).toContain(`it is inside ${elsewhere}`);
     expect(fs.existsSync(path.join(elsewhere, '.cclint'))).toBe(false);
   });
+
+  it('deletes, when it writes an entry, the entries of project folders that are gone or of another build, and their temporary files left an hour ago', async () => {
+    const { box, root } = projects();
+    const args = ['check', '--format', 'json', root];
+    await run([...args, '--cache'], { env: box.env, cwd: box.root });
+    const cacheDir = path.join(box.cclintHome, 'cache');
+    const names = (): string[] => fs.readdirSync(cacheDir).sort();
+    const headerOf = (name: string): Record<string, unknown> => {
+      const text = fs.readFileSync(path.join(cacheDir, name), 'latin1');
+      return JSON.parse(text.slice(text.indexOf('\n') + 1, text.indexOf('\n', text.indexOf('\n') + 1))) as Record<string, unknown>;
+    };
+    const entries = names().filter((n) => n.startsWith('check-'));
+    // One entry per project folder, whose header names it.
+    const folders = fs.readdirSync(root).map((d) => path.join(root, d));
+    expect(entries.map((n) => headerOf(n).folder).sort()).toEqual(folders.map((f) => fs.realpathSync(f)).sort());
+    const entryOf = (folder: string): string => entries.find((n) => headerOf(n).folder === fs.realpathSync(folder)) as string;
+    const [growing, removed] = [path.join(root, '-home-dev-webapp'), folders.find((f) => !f.endsWith('-home-dev-webapp')) as string];
+    const removedEntry = entryOf(removed);
+    const copyWith = (name: string, change: (header: string) => string): string => {
+      const text = fs.readFileSync(path.join(cacheDir, entryOf(growing)), 'latin1');
+      const cut = text.indexOf('\n', text.indexOf('\n') + 1);
+      fs.writeFileSync(path.join(cacheDir, name), Buffer.from(change(text.slice(0, cut)) + text.slice(cut), 'latin1'));
+      return name;
+    };
+    const otherBuild = copyWith(`check-${'1'.repeat(40)}.bin`, (h) => h.replace(/"build":"[0-9a-f]+"/, '"build":"older"'));
+    const olderFormat = copyWith(`check-${'2'.repeat(40)}.bin`, (h) => h.replace(/"build":"[0-9a-f]+",/, ''));
+    const goneFolder = copyWith(`sessions-${'3'.repeat(40)}.bin`, (h) => h.replace(/"folder":"[^"]+"/, `"folder":${JSON.stringify(path.join(box.root, 'gone'))}`));
+    const otherRules = copyWith(`check-${'4'.repeat(40)}.bin`, (h) => h.replace(/"stamp":"[0-9a-f]+"/, '"stamp":"other-rules"'));
+    const abandoned = `check-${'5'.repeat(40)}.bin.2837419`;
+    const writing = `check-${'6'.repeat(40)}.bin.9912`;
+    fs.writeFileSync(path.join(cacheDir, abandoned), 'partial');
+    fs.writeFileSync(path.join(cacheDir, writing), 'partial');
+    const hourAgo = new Date(Date.now() - 61 * 60 * 1000);
+    fs.utimesSync(path.join(cacheDir, abandoned), hourAgo, hourAgo);
+    fs.writeFileSync(path.join(cacheDir, 'notes.txt'), 'not the cache');
+    fs.rmSync(removed, { recursive: true });
+    const all = names();
+    // Nothing written (the other folders are as they were): nothing pruned.
+    await run([...args, '--cache'], { env: box.env, cwd: box.root });
+    expect(names()).toEqual(all);
+    // An entry written: the folder that is gone, the other build and the older format go; the other configuration, a temporary file being written and what is not the cache stay.
+    const session = jsonlFiles(growing)[0] as string;
+    fs.appendFileSync(session, `${fs.readFileSync(session, 'utf8').split('\n')[2]}\n`);
+    const after = await run([...args, '--cache'], { env: box.env, cwd: box.root });
+    expect(after.stdout).toBe((await run(args, { env: box.env, cwd: box.root })).stdout);
+    const gone = [removedEntry, otherBuild, olderFormat, goneFolder, abandoned];
+    expect(names()).toEqual(all.filter((n) => !gone.includes(n)));
+    expect(names()).toEqual(expect.arrayContaining([otherRules, writing, 'notes.txt']));
+  });
 });
 
 /** One byte of `file` changed, its size and modification time kept (its change time moves). */
@@ -273,7 +322,7 @@ function flipByteKeepingTimes(file: string): void {
 }
 
 describe('the folder cache', () => {
-  const config = (dir: string): CacheConfig => ({ dir, stamp: 'test', racyMs: 0, namespace: 'check', checkpointBytes: Number.POSITIVE_INFINITY });
+  const config = (dir: string): CacheConfig => ({ dir, stamp: 'test', racyMs: 0, namespace: 'check', checkpointBytes: Number.POSITIVE_INFINITY, run: 'test' });
   /** Outcomes in file order: the cache gives its groups first, a run sorts its results anyway. */
   const inOrder = (outcomes: unknown[]): string =>
     JSON.stringify(
@@ -396,7 +445,7 @@ describe('the folder cache', () => {
     const { box, root } = projects();
     const dir = path.join(root, '-home-dev-webapp');
     const { files, projectFiles } = folder(dir);
-    const c: CacheConfig = { dir: path.join(box.root, 'c'), stamp: 'test', racyMs: 60_000, namespace: 'x', checkpointBytes: Number.POSITIVE_INFINITY };
+    const c: CacheConfig = { dir: path.join(box.root, 'c'), stamp: 'test', racyMs: 60_000, namespace: 'x', checkpointBytes: Number.POSITIVE_INFINITY, run: 'test' };
     const victim = files[0] as string;
     const store = () => groupStore<number>(c, projectFiles, () => undefined, false);
     const first = store();
@@ -418,7 +467,7 @@ describe('the folder cache', () => {
     const { box, root } = projects();
     const dir = path.join(root, '-home-dev-webapp');
     const { files, projectFiles } = folder(dir);
-    const racy: CacheConfig = { dir: path.join(box.root, 'c'), stamp: 'test', racyMs: 60_000, namespace: 'x', checkpointBytes: Number.POSITIVE_INFINITY };
+    const racy: CacheConfig = { dir: path.join(box.root, 'c'), stamp: 'test', racyMs: 60_000, namespace: 'x', checkpointBytes: Number.POSITIVE_INFINITY, run: 'test' };
     const victim = files[0] as string;
     storeAfterReading(groupStore<number>(racy, projectFiles, () => undefined, false), dir, victim, root, 1);
     // Settled: no racy window any more.
@@ -433,7 +482,7 @@ describe('the folder cache', () => {
     const { box, root } = projects();
     const dir = path.join(root, '-home-dev-webapp');
     const { files, groups, projectFiles } = folder(dir);
-    const racy: CacheConfig = { dir: path.join(box.root, 'c'), stamp: 'test', racyMs: 60_000, namespace: 'x', checkpointBytes: Number.POSITIVE_INFINITY };
+    const racy: CacheConfig = { dir: path.join(box.root, 'c'), stamp: 'test', racyMs: 60_000, namespace: 'x', checkpointBytes: Number.POSITIVE_INFINITY, run: 'test' };
     const options = { rules: RULES, severities: new Map(), only: undefined };
     const lint: FolderLinter = (some, indexer, emit, partial, uuids) => lintFolder(some, projectFiles, options, emit, indexer, { partial, uuids });
     lintFolderCached(racy, groups, projectFiles, () => undefined, lint);
