@@ -57,7 +57,7 @@ export async function runSearch(text: string, paths: readonly string[], options:
   const { failed } = await searchGroups(
     discovery,
     { text, regex: options.regex === true },
-    { all, cache },
+    { all, cache, env: io.env },
     (hits) => {
       progress.done();
       emit(hits);

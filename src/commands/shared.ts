@@ -117,7 +117,7 @@ export async function lintInputs(
   },
 ): Promise<LintedInputs> {
   const cache = how.cache === undefined ? undefined : openCache(io.env, io.cwd, defaultProjectsRoot(io.env), inputs, how.lint, how.cache);
-  const threads = cache === undefined && inputs.some((input) => isFolder(path.resolve(io.cwd, input))) ? startLintThreads() : undefined;
+  const threads = cache === undefined && inputs.some((input) => isFolder(path.resolve(io.cwd, input))) ? startLintThreads(io.env) : undefined;
   const { discovery, unreadableExplicit: namedUnreadable } = discoverInputs(io, inputs, how.discover);
   let unreadableExplicit = namedUnreadable;
   const progress = progressLine(io);
@@ -127,8 +127,7 @@ export async function lintInputs(
     discovery.projectFiles,
     how.lint,
     (done) => progress.update(() => how.progress(done.toLocaleString('en-US'), total)),
-    threads,
-    cache,
+    { env: io.env, threads, cache },
   );
   progress.done();
   const byPath = <T>(pathOf: (item: T) => string) => (a: T, b: T): number =>

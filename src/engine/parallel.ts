@@ -86,9 +86,9 @@ function folderBytes(folder: readonly SessionGroup[]): number {
   return bytes;
 }
 
-/** `CCLINT_THREADS` when set to a positive integer, else undefined. */
-export function requestedThreads(): number | undefined {
-  const requested = Number.parseInt(process.env.CCLINT_THREADS ?? '', 10);
+/** `CCLINT_THREADS` of the command's environment when set to a positive integer, else undefined. */
+export function requestedThreads(env: NodeJS.ProcessEnv): number | undefined {
+  const requested = Number.parseInt(env.CCLINT_THREADS ?? '', 10);
   return Number.isInteger(requested) && requested > 0 ? requested : undefined;
 }
 
@@ -152,8 +152,8 @@ const WORKER_FILE = fileURLToPath(new URL('./lint-worker.js', import.meta.url));
  * when the input turns out small, stops them. Undefined when no worker would
  * be used: one core, `CCLINT_THREADS=1`, or a run from TypeScript sources.
  */
-export function startLintThreads(): LintThreads | undefined {
-  const count = (requestedThreads() ?? Math.min(os.availableParallelism(), 4)) - 1;
+export function startLintThreads(env: NodeJS.ProcessEnv): LintThreads | undefined {
+  const count = (requestedThreads(env) ?? Math.min(os.availableParallelism(), 4)) - 1;
   if (count < 1 || !fs.existsSync(WORKER_FILE)) return undefined;
   const workers: Worker[] = [];
   const exits: Array<Promise<void>> = [];
@@ -202,9 +202,14 @@ export async function lintGroups(
   projectFiles: ReadonlyMap<string, readonly string[]>,
   options: LintOptions,
   onProgress: (done: number) => void,
-  threads?: LintThreads,
-  cache?: CacheConfig,
+  run: {
+    /** The command's environment (`CCLINT_THREADS`, `CCLINT_SPLIT_MB`). */
+    readonly env: NodeJS.ProcessEnv;
+    readonly threads?: LintThreads | undefined;
+    readonly cache?: CacheConfig | undefined;
+  },
 ): Promise<LintRun> {
+  const { env, threads, cache } = run;
   const byFolder = new Map<string, SessionGroup[]>();
   for (const g of groups) {
     const list = byFolder.get(g.projectDir);
@@ -231,12 +236,12 @@ export async function lintGroups(
   const start = (): void => {
     if (started) return;
     started = true;
-    running = startLintThreads();
+    running = startLintThreads(env);
   };
   const lintAllOwn = async (): Promise<LintRun> => {
     await stopLintThreads(running);
     // Nothing else runs on the other cores: a big session may use one (unless one thread was asked for).
-    const alone = { ...options, splitBytes: splitBytesFor(process.env) };
+    const alone = { ...options, splitBytes: splitBytesFor(env) };
     for (const folder of folders) lintFolderMaybeCached(folder, projectFiles, alone, collectOwn, cache);
     return { results, failures };
   };
@@ -251,7 +256,7 @@ export async function lintGroups(
       return false;
     });
   }
-  const requested = requestedThreads();
+  const requested = requestedThreads(env);
   if (folders.length < 2) return lintAllOwn();
   if (requested !== undefined) start();
   // Sizes decide whether threads pay off and which folders go first.

@@ -56,6 +56,8 @@ export interface SearchOptions {
   readonly all: boolean;
   /** Keep and use what was learnt of each session under this cache. */
   readonly cache?: CacheConfig | undefined;
+  /** The command's environment (`CCLINT_THREADS`). */
+  readonly env: NodeJS.ProcessEnv;
 }
 
 /** A group's stored value: its facts, or that it holds nothing to search. */
@@ -203,8 +205,8 @@ const WORKER_FILE = fileURLToPath(new URL('./search-worker.js', import.meta.url)
  * search takes longer on two threads than on one. Free cores are measured
  * (cores.ts) from the command's start to the decision.
  */
-function startWorkers(bytes: number, since: CpuSnapshot): Worker[] {
-  const requested = requestedThreads();
+function startWorkers(bytes: number, since: CpuSnapshot, env: NodeJS.ProcessEnv): Worker[] {
+  const requested = requestedThreads(env);
   if (requested === undefined && bytes < PARALLEL_MIN_BYTES) return [];
   const cores = os.availableParallelism();
   // Measured since the command started (loading, the walk, the cache lookups); the load average when that was too short to tell.
@@ -275,7 +277,7 @@ export async function searchGroups(
   const registry = new ProjectRegistry(discovery.projectFiles);
   const next = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
   const own = (at: number): void => deliver(at, runTask(tasks[at] as SearchTask, matcher, options.all, registry));
-  const workers = tasks.length > 1 ? startWorkers(unknownBytes, LOADED) : [];
+  const workers = tasks.length > 1 ? startWorkers(unknownBytes, LOADED, options.env) : [];
   if (workers.length === 0) {
     for (let at = 0; at < tasks.length; at++) own(at);
   } else {
