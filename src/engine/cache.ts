@@ -47,6 +47,7 @@ import type { ByteSource } from '../core/reader.js';
 import { fileSource, HashingSource } from '../core/reader.js';
 import { type IndexCheckpoint, type LineObserver, type SessionFile, SessionIndex } from '../core/session-index.js';
 import { UsageError } from '../core/errors.js';
+import { RACY_MS, sameStat, settled } from '../core/file-stat.js';
 import type { FileResult, Fix } from '../core/types.js';
 import { VERSION } from '../version.js';
 import { buildStamp, buildTime, CACHE_FORMAT, pruneCacheFiles } from './cache-files.js';
@@ -56,8 +57,7 @@ import { hashInBackground } from './background-hash.js';
 import { indexOnTwoThreads } from './split-parse.js';
 import { type GroupInfo, type LintOptions, NeedsWholeFolder, type ReadFailure, transcriptSource } from './linter.js';
 
-/** A file modified this recently may change again without its times moving. */
-export const RACY_MS = 2000;
+export { RACY_MS };
 
 const MAGIC = 'cclint-cache\n';
 
@@ -421,21 +421,6 @@ function openerOf(file: string, first?: ByteSource): () => ByteSource {
 /** The digest of the bytes `index` was built from, read through `source`; undefined when it did not read them all in order. */
 function digestOfIndexed(source: HashingSource, index: SessionIndex): string | undefined {
   return source.hashedTo === index.stats.byteLength ? source.digestOfRead() : undefined;
-}
-
-/** Whether a file last changed longer than `racyMs` before it was looked at (see {@link RACY_MS}). */
-function settled(stat: fs.BigIntStats, racyMs: number): boolean {
-  return (BigInt(Date.now()) + 1n) * 1_000_000n - stat.ctimeNs >= BigInt(racyMs) * 1_000_000n;
-}
-
-/** Whether `file` is still the file `before` describes, unchanged: same inode, size and times. */
-function sameStat(before: fs.BigIntStats, file: string): boolean {
-  try {
-    const now = fs.statSync(file, { bigint: true });
-    return now.ino === before.ino && now.dev === before.dev && now.size === before.size && now.mtimeNs === before.mtimeNs && now.ctimeNs === before.ctimeNs;
-  } catch {
-    return false;
-  }
 }
 
 /** Whether an index read from `from` (or from the start) should be stored: it grew past its stored index by {@link STORE_AGAIN_SHARE}. */
@@ -827,7 +812,7 @@ export function groupStore<T>(
   const racyHolds = (files: readonly FileKey[], hashes: Readonly<Record<string, string>>): boolean =>
     files.every((f) => !f.racy || (hashes[f.path] !== undefined && hashOf(f.path) === hashes[f.path]));
   /** Racy when stored, settled now (and vouched for by its hash): not hashed again on later runs. */
-  const settled = (stored: readonly FileKey[], now: (file: string) => FileKey | undefined): boolean =>
+  const settledSinceStored = (stored: readonly FileKey[], now: (file: string) => FileKey | undefined): boolean =>
     stored.some((f) => f.racy && now(f.path)?.racy === false);
   return {
     lookup(projectDir, files) {
@@ -846,11 +831,11 @@ export function groupStore<T>(
       if (ownAsStored) {
         // The same files with the same times, and each file racy when stored hashes the same now as then.
         if (entry.folder === undefined || (storedFolder !== undefined && entry.folder === folder.keyId && racyHolds(storedFolder.key.files, storedFolder.hashes))) {
-          if (settled(entry.files, (p) => keys.find((k) => k.path === p))) {
+          if (settledSinceStored(entry.files, (p) => keys.find((k) => k.path === p))) {
             folder.entries.set(id, { ...entry, files: keys });
             folder.changed = true;
           }
-          if (storedFolder !== undefined && folder.key !== undefined && settled(storedFolder.key.files, (p) => folder.byPath.get(p))) {
+          if (storedFolder !== undefined && folder.key !== undefined && settledSinceStored(storedFolder.key.files, (p) => folder.byPath.get(p))) {
             folder.storedFolders.set(entry.folder as string, { key: folder.key, hashes: storedFolder.hashes });
             folder.changed = true;
           }

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Sandbox, assistant, run, sandbox, sid, user } from './fixture.js';
-import { renamePlan } from '../../src/commands/rename.js';
+import { type LoadedFrom, renamePlan } from '../../src/commands/rename.js';
+import { SessionIndex } from '../../src/core/session-index.js';
+import { corpusFiles } from '../support/corpus.js';
 import { classifyPath } from '../../src/core/discovery.js';
-import { type ByteSource, bufferSource } from '../../src/core/reader.js';
+import { type ByteSource, bufferSource, fileSource } from '../../src/core/reader.js';
 import { indexFile } from '../../src/engine/linter.js';
 import type { Io } from '../../src/io.js';
 
@@ -119,5 +121,50 @@ describe('rename plan', () => {
     expect(plan.sha256Before).toBe(createHash('sha256').update(bytes).digest('hex'));
     const row = `{"type":"custom-title","customTitle":"A title","sessionId":"${sid(1)}"}\n`;
     expect(plan.sha256After).toBe(createHash('sha256').update(Buffer.concat([bytes, Buffer.from(row)])).digest('hex'));
+  });
+
+  /** The plan of `target`, and where the build of its titled text started reading (0: from the start). */
+  const planOf = (target: string, loaded?: LoadedFrom): { plan: ReturnType<typeof renamePlan>; start: number } => {
+    const quiet = { write: () => undefined, isTTY: false };
+    const io: Io = { stdout: quiet, stderr: quiet, stdinIsTTY: false, env: box.env, cwd: box.dir };
+    const index = indexFile(classifyPath(target, box.dir));
+    const built = vi.spyOn(SessionIndex, 'build');
+    const source = fileSource(target);
+    try {
+      const plan = renamePlan(index, source, 'A title', io, loaded);
+      return { plan, start: built.mock.calls.at(-1)?.[3]?.stats.byteLength ?? 0 };
+    } finally {
+      source.close();
+      built.mockRestore();
+    }
+  };
+
+  it('continues the loaded index with the new row when the file is settled and unchanged, and plans what a read from the start plans (every bundled corpus session)', () => {
+    const sessions = corpusFiles()
+      .map((f) => f.absolute)
+      .filter((f) => fs.readFileSync(f).at(-1) === 0x0a && /^[0-9a-f-]{36}\.jsonl$/.test(path.basename(f)));
+    expect(sessions.length).toBeGreaterThan(5);
+    for (const original of sessions) {
+      const copy = box.write(path.basename(original), []);
+      fs.copyFileSync(original, copy);
+      const seen = fs.statSync(copy, { bigint: true });
+      const scratch = planOf(copy);
+      const continued = planOf(copy, { seen, racyMs: 0 });
+      expect({ original, start: scratch.start }).toEqual({ original, start: 0 });
+      expect({ original, start: continued.start }).toEqual({ original, start: fs.statSync(copy).size });
+      expect(continued.plan).toEqual(scratch.plan);
+    }
+  });
+
+  it('reads the file from the start when it changed after it was looked at, or had changed just before', () => {
+    const seen = fs.statSync(file, { bigint: true });
+    // Changed just before it was looked at (as a live session is): its times cannot vouch for its bytes.
+    expect(planOf(file, { seen, racyMs: 60_000 }).start).toBe(0);
+    // Changed after it was looked at: the plan is of the bytes as they are now.
+    fs.appendFileSync(file, `${assistant(3, 2, 'later')}\n`);
+    const changed = planOf(file, { seen, racyMs: 0 });
+    expect(changed.start).toBe(0);
+    expect(changed.plan).toEqual(planOf(file).plan);
+    expect(changed.plan.sizeBefore).toBe(fs.statSync(file).size);
   });
 });
