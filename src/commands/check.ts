@@ -2,6 +2,7 @@
  * `cclint check [paths…]`: lint transcripts and report. Never writes.
  */
 import fs from 'node:fs';
+import { readWholeFile } from '../core/reader.js';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import type { FileResult } from '../core/types.js';
@@ -121,7 +122,7 @@ export function openBaseline(options: Pick<CheckOptions, 'baseline' | 'baselineU
   if (options.baselineUpdate === true || !fs.existsSync(file)) return { kind: 'record', file, shown: options.baseline };
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readWholeFile(file).toString('utf8');
   } catch (error) {
     throw new PathError(`--baseline ${describeFsError(error, options.baseline)}`);
   }

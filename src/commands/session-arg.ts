@@ -95,6 +95,8 @@ export function resolveSessionPath(arg: string, io: Io): string {
       if (!holdsJsonlFile(absolute)) throw new PathError(`no session file found under ${arg}`);
       throw new UsageError(`${arg} is a folder; give one session file or session id (\`cclint sessions ${arg}\` lists them)`);
     }
+    // A named pipe, a device or a socket: as \`check\` says of one.
+    if (!stat.isFile()) throw new PathError(`${arg}: not a regular file or folder`);
     return absolute;
   }
   const looksLikePath = arg.includes('/') || arg.includes(path.sep) || arg.endsWith('.jsonl');

@@ -14,6 +14,7 @@
  * scan: unknown keys, unknown rule ids, unknown severities.
  */
 import fs from 'node:fs';
+import { readWholeFile } from './reader.js';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -115,7 +116,7 @@ function configFileIn(dir: string): string | undefined {
 function readConfigFile(file: string, knownRules: ReadonlySet<string>, shown = file): CclintConfig {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readWholeFile(file).toString('utf8');
   } catch (error) {
     throw new ConfigError(`cannot read config ${shown}: ${(error as Error).message}`);
   }

@@ -18,6 +18,7 @@
  * is read once.
  */
 import fs from 'node:fs';
+import { READ_FLAGS } from './reader.js';
 import path from 'node:path';
 import os from 'node:os';
 import type { PathFilter } from './config.js';
@@ -117,7 +118,7 @@ let peekBuffer: Buffer | undefined;
 function peekSessionId(file: string): string | undefined {
   let fd: number | undefined;
   try {
-    fd = fs.openSync(file, 'r');
+    fd = fs.openSync(file, READ_FLAGS);
     const head = (peekBuffer ??= Buffer.allocUnsafe(64 * 1024));
     const n = fs.readSync(fd, head, 0, head.length, 0);
     // JSON's own whitespace only, the same characters in either reading.

@@ -44,7 +44,7 @@ const put = (slot, hex) => digests.set(Buffer.from(hex, 'latin1'), slot * ${HEX}
 const settle = (state) => { Atomics.store(control, ${STATE}, state); Atomics.notify(control, ${STATE}); };
 let fd;
 try {
-  fd = fs.openSync(file, 'r');
+  fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   const buffer = Buffer.allocUnsafe(8 * 1024 * 1024);
   const feed = (hashes, from, to) => {
     for (let at = from; at < to; ) {

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { threadId } from 'node:worker_threads';
+import { READ_FLAGS } from '../core/reader.js';
 import { VERSION } from '../version.js';
 
 /** Bump when the layout of an entry changes. */
@@ -110,10 +111,11 @@ export function pruneCacheFiles(dir: string, rule: PruneRule, kept?: string): vo
         continue;
       }
       if (!rule.names.test(name)) continue;
-      const fd = fs.openSync(file, 'r');
-      let n: number;
+      // Only a regular file's bytes are read.
+      const fd = fs.openSync(file, READ_FLAGS);
+      let n = 0;
       try {
-        n = fs.readSync(fd, head, 0, head.length, 0);
+        if (fs.fstatSync(fd).isFile()) n = fs.readSync(fd, head, 0, head.length, 0);
       } finally {
         fs.closeSync(fd);
       }

@@ -44,7 +44,7 @@ import v8 from 'node:v8';
 import writeFileAtomic from 'write-file-atomic';
 import type { SessionGroup } from '../core/discovery.js';
 import type { ByteSource } from '../core/reader.js';
-import { fileSource, HashingSource } from '../core/reader.js';
+import { fileSource, HashingSource, readWholeFile } from '../core/reader.js';
 import { type IndexCheckpoint, type LineObserver, type SessionFile, SessionIndex } from '../core/session-index.js';
 import { UsageError } from '../core/errors.js';
 import { RACY_MS, sameStat, settled } from '../core/file-stat.js';
@@ -236,7 +236,7 @@ type Loaded = { readonly payload: object } | { readonly miss: true; readonly war
 function readEntry(file: string, stamp: string): Loaded {
   let bytes: Buffer;
   try {
-    bytes = fs.readFileSync(file);
+    bytes = readWholeFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { miss: true };
     return { miss: true, warning: `cache file ${file} cannot be read (${(error as Error).message}); ignored` };

@@ -23,7 +23,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort, Worker, receiveMessageOnPort } from 'node:worker_threads';
 import { type CheckpointMeta, checkpointAt, decodeCheckpoint, encodeCheckpoint } from '../core/checkpoint.js';
-import { type ByteSource, fileSource } from '../core/reader.js';
+import { type ByteSource, fileSource, READ_FLAGS } from '../core/reader.js';
 import { type IndexCheckpoint, type SessionFile, SessionIndex } from '../core/session-index.js';
 import { BIG_INPUT_BYTES } from '../tuning.js';
 import { waitWhile } from './worker-wait.js';
@@ -113,7 +113,7 @@ export function joinParts(file: SessionFile, before: IndexCheckpoint, end: numbe
 
 /** The start of the first line at or after `at` within `[at, size)`; undefined when none starts there. */
 function lineStartFrom(file: string, at: number, size: number): number | undefined {
-  const fd = fs.openSync(file, 'r');
+  const fd = fs.openSync(file, READ_FLAGS);
   try {
     const buffer = Buffer.allocUnsafe(1024 * 1024);
     // From the byte before `at`: a line that starts at `at` follows a newline there.

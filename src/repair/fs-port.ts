@@ -8,6 +8,7 @@
  * loop turns, so a Ctrl-C handler cannot run in the middle of one.
  */
 import fs from 'node:fs';
+import { READ_FLAGS, readWholeFile } from '../core/reader.js';
 import path from 'node:path';
 
 export interface FileStat {
@@ -17,6 +18,8 @@ export interface FileStat {
   readonly mode: number;
   /** From `lstat` only: the path itself is a symbolic link. */
   readonly isSymbolicLink?: boolean | undefined;
+  /** A regular file (not a folder, a named pipe, a device or a socket; from `lstat`, not a link). */
+  readonly isFile: boolean;
   /** The inode number: two paths with the same one (on one device) are the same file. */
   readonly ino: number;
 }
@@ -86,7 +89,7 @@ function fsyncDir(dir: string): void {
 }
 
 function statOf(st: fs.Stats): FileStat {
-  return { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777, isSymbolicLink: st.isSymbolicLink(), ino: st.ino };
+  return { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777, isSymbolicLink: st.isSymbolicLink(), isFile: st.isFile(), ino: st.ino };
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -94,7 +97,7 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4));
 /** The real file system. */
 export function nodeFs(): FsPort {
   return {
-    readFile: (file) => fs.readFileSync(file),
+    readFile: (file) => readWholeFile(file),
     stat: (file) => statOf(fs.statSync(file)),
     lstat: (file) => statOf(fs.lstatSync(file)),
     exists: (file) => fs.existsSync(file),
@@ -104,7 +107,7 @@ export function nodeFs(): FsPort {
     },
     openRead(file) {
       // O_NOFOLLOW where the platform has it: never read through a link swapped in.
-      const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+      const fd = fs.openSync(file, READ_FLAGS | (fs.constants.O_NOFOLLOW ?? 0));
       return {
         size: () => fs.fstatSync(fd).size,
         ino: () => fs.fstatSync(fd).ino,
@@ -140,8 +143,11 @@ export function nodeFs(): FsPort {
       fsyncDir(path.dirname(to));
     },
     appendFile(file, data, { mode }) {
-      const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0), mode);
+      // Not blocking on a named pipe (an open for writing waits for a reader, in a call no signal ends), and only to a regular file.
+      const flags = fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+      const fd = fs.openSync(file, flags, mode);
       try {
+        if (!fs.fstatSync(fd).isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: 'EFTYPE' });
         const buffer = typeof data === 'string' ? Buffer.from(data) : data;
         let written = 0;
         while (written < buffer.length) written += fs.writeSync(fd, buffer, written, buffer.length - written);

@@ -10,11 +10,12 @@ import type { FileStat, FsPort } from '../../src/repair/fs-port.js';
 
 export function memFs(volume: InstanceType<typeof Volume>, hooks: { sleep?: (ms: number) => void } = {}): FsPort {
   const fs = createFsFromVolume(volume);
-  const statOf = (st: { size: unknown; mtimeMs: unknown; mode: unknown; ino: unknown; isSymbolicLink(): boolean }): FileStat => ({
+  const statOf = (st: { size: unknown; mtimeMs: unknown; mode: unknown; ino: unknown; isSymbolicLink(): boolean; isFile(): boolean }): FileStat => ({
     size: Number(st.size),
     mtimeMs: Number(st.mtimeMs),
     mode: Number(st.mode) & 0o7777,
     isSymbolicLink: st.isSymbolicLink(),
+    isFile: st.isFile(),
     ino: Number(st.ino),
   });
   return {

@@ -1,0 +1,97 @@
+/**
+ * A named pipe where a file is expected. Opening one for reading waits for a
+ * writer (for writing, for a reader) inside a system call that no signal
+ * ends, Ctrl-C included: a run that opened one the usual way hung for good.
+ * These run the built binary as a separate process with a deadline, since
+ * an in-process hang would take the test runner with it.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { copyDemo, sandbox, type Sandbox } from '../support/cli.js';
+import { repositoryRoot } from '../support/tree.js';
+
+const cli = path.join(repositoryRoot, 'dist', 'cli.js');
+/** Far longer than any of these runs takes; a run still going then is hung. */
+const DEADLINE_MS = 20_000;
+
+let box: Sandbox;
+let folder: string;
+beforeEach(() => {
+  box = sandbox();
+  folder = copyDemo(box);
+});
+afterEach(() => box.cleanup());
+
+function cclint(...args: string[]) {
+  const r = spawnSync(process.execPath, [cli, ...args], { cwd: box.root, env: box.env, encoding: 'utf8', timeout: DEADLINE_MS, killSignal: 'SIGKILL' });
+  // A run killed at the deadline has no status: it hung.
+  expect({ args, hung: r.status === null }).toEqual({ args, hung: false });
+  return r;
+}
+
+function pipeAt(file: string): string {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  execFileSync('mkfifo', [file]);
+  return file;
+}
+
+describe.skipIf(process.platform === 'win32')('a named pipe where cclint expects a file', () => {
+  it('as the session of show, tree, export, rename, check and fix: refused at once (exit 2)', () => {
+    const pipe = pipeAt(path.join(folder, '11111111-1111-4111-8111-111111111111.jsonl'));
+    const shown = path.relative(box.root, pipe);
+    for (const args of [['show'], ['tree'], ['export'], ['rename', '%', 'A title'], ['check'], ['fix', '--dry-run']]) {
+      const r = cclint(...args.map((a) => (a === '%' ? shown : a)), ...(args.includes('%') ? [] : [shown]));
+      expect({ args, status: r.status, stderr: r.stderr }).toEqual({ args, status: 2, stderr: `cclint: ${shown}: not a regular file or folder\n` });
+    }
+  });
+
+  it('among the sessions of a folder: left out of check, which says what it says without it', () => {
+    const without = cclint('check', '--format', 'json', folder);
+    pipeAt(path.join(folder, '11111111-1111-4111-8111-111111111111.jsonl'));
+    const withPipe = cclint('check', '--format', 'json', folder);
+    expect(withPipe.status).toBe(without.status);
+    expect(withPipe.stdout).toBe(without.stdout);
+  });
+
+  it('as a --cache entry: a corrupt entry (a warning, the same report), replaced by a file', () => {
+    const plain = cclint('check', '--format', 'json', folder);
+    cclint('check', '--format', 'json', '--cache', folder);
+    const cache = path.join(box.cclintHome, 'cache');
+    const [entry] = fs.readdirSync(cache).filter((n) => n.startsWith('check-'));
+    fs.rmSync(path.join(cache, entry as string));
+    pipeAt(path.join(cache, entry as string));
+    // And one named like the entry of a folder that is gone, which pruning must look at.
+    pipeAt(path.join(cache, `check-${'0'.repeat(40)}.bin`));
+    const r = cclint('check', '--format', 'json', '--cache', folder);
+    expect(r.stdout).toBe(plain.stdout);
+    expect(r.stderr).toContain(`cache file ${path.join(cache, entry as string)} is corrupt (not a cclint cache file); ignored and written again`);
+    expect(fs.statSync(path.join(cache, entry as string)).isFile()).toBe(true);
+    // A pipe has no header to read: pruning leaves it.
+    expect(fs.statSync(path.join(cache, `check-${'0'.repeat(40)}.bin`)).isFIFO()).toBe(true);
+  });
+
+  it('as the audit log: fix refuses before writing anything (exit 2), and restore --list reads an empty log', () => {
+    const session = path.join(folder, 'b2fe508c-5391-4967-ad16-83d569d4f396.jsonl');
+    const before = fs.readFileSync(session);
+    const log = pipeAt(path.join(box.cclintHome, 'audit.jsonl'));
+    const r = cclint('fix', '--yes', '--force', session);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`cclint's audit log ${log} is not a regular file (a folder, a named pipe, a device or a socket); nothing was changed`);
+    expect(fs.readFileSync(session).equals(before)).toBe(true);
+    // No journal of a write begun.
+    const inflight = path.join(box.cclintHome, 'inflight');
+    expect(fs.existsSync(inflight) ? fs.readdirSync(inflight) : []).toEqual([]);
+    const list = cclint('restore', '--list', '--format', 'json');
+    expect(list.status).toBe(0);
+    expect(JSON.parse(list.stdout)).toEqual([]);
+  });
+
+  it('as the --baseline file: an unreadable baseline (exit 2)', () => {
+    const baseline = pipeAt(path.join(box.root, 'baseline.json'));
+    const r = cclint('check', '--baseline', baseline, folder);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('baseline');
+  });
+});
