@@ -3,20 +3,17 @@
  * The executable. The only place that sets the process's exit code; every
  * other module returns codes or throws typed errors.
  */
-import { handleSigint } from './interrupt.js';
+import { onInterruptExit } from './interrupt.js';
 
-// First of all, so that no Ctrl-C is lost while the rest loads. Outside a
-// write nothing can be half-written: stop with the conventional code. During
-// a write, the write finishes first (see interrupt.ts).
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    handleSigint(() => {
-      process.stderr.write('\ncclint: interrupted\n');
-      process.exitCode = 130;
-      process.exit();
-    });
-  });
-}
+// How a command that handles Ctrl-C (one that writes transcripts) ends on
+// one outside a write: nothing is half-written, so with the conventional
+// code. During a write, the write finishes first; other commands leave the
+// signal to end the process at once (see interrupt.ts).
+onInterruptExit(() => {
+  process.stderr.write('\ncclint: interrupted\n');
+  process.exitCode = 130;
+  process.exit();
+});
 
 const { escapeForTerminal } = await import('./escape.js');
 const { processIo } = await import('./io.js');

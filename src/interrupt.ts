@@ -1,19 +1,46 @@
 /**
- * Ctrl-C (SIGINT) and SIGTERM handling, installed by cli.ts before anything
- * else loads. Outside a critical section, stopping at once is safe (nothing
- * is half-written) and exits 130. Inside one (a commit: backup, swap, audit
- * line) the interruption waits for the section to finish and is then raised
- * as an InterruptedError, so every file is either untouched or fully
- * written and audited, and no later file is touched.
+ * Ctrl-C (SIGINT) and SIGTERM.
  *
- * A signal is only delivered between event-loop turns, so long work yields
- * ({@link pause}) and checks ({@link checkInterrupt}) between chunks: the
- * planner between passes and fixes, `fix` before each file and each write.
+ * A command that writes transcripts (`fix`, `restore`, `rename`) handles
+ * them from its start ({@link handleInterrupts}). Outside a critical
+ * section, stopping at once is safe (nothing is half-written) and exits
+ * 130. Inside one (a commit: backup, swap, audit line) the interruption
+ * waits for the section to finish and is then raised as an
+ * InterruptedError, so every file is either untouched or fully written
+ * and audited, and no later file is touched. A handled signal is only
+ * delivered between event-loop turns, so long work yields ({@link pause})
+ * and checks ({@link checkInterrupt}) between chunks: the planner between
+ * passes and fixes, `fix` before each file and each write.
+ *
+ * Every other command leaves the signals to their default: the process
+ * ends at once, even in the middle of reading one big session, which is a
+ * single synchronous call that a handler would have to wait out (seconds,
+ * after which the signal was lost and the run went on to exit 0). They
+ * write nothing that a kill could tear: cache files and output files are
+ * written to a temporary file renamed into place.
  */
 import { InterruptedError } from './core/errors.js';
 
 let depth = 0;
 let pending = false;
+let exitOnInterrupt: () => void = () => process.exit(130);
+let handling = false;
+
+/** How the process ends on a handled interruption outside a critical section (cli.ts, which sets exit codes). */
+export function onInterruptExit(exit: () => void): void {
+  exitOnInterrupt = exit;
+}
+
+/**
+ * From now on, Ctrl-C and SIGTERM are handled as described above instead
+ * of ending the process: called by the commands that write transcripts,
+ * before they read anything.
+ */
+export function handleInterrupts(): void {
+  if (handling) return;
+  handling = true;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => handleSigint(exitOnInterrupt));
+}
 
 /** The process's signal handler (installed by cli.ts). */
 export function handleSigint(exitNow: () => void): void {

@@ -19,7 +19,7 @@ import { resumeModel } from '../core/resume.js';
 import type { Applicability, Finding } from '../core/types.js';
 import { stripThinkingFinding } from '../rules/thinking-signature.js';
 import { countBySeverity } from '../core/types.js';
-import { checkInterrupt, critical, pause } from '../interrupt.js';
+import { checkInterrupt, critical, handleInterrupts, pause } from '../interrupt.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
 import { planReport } from '../repair/plan-report.js';
@@ -110,6 +110,8 @@ A fix that would add a finding or lower resume fidelity is dropped.
 Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could not do its job, 130 interrupted.`,
     )
     .action(async (paths: string[], options: FixOptions) => {
+      // From here Ctrl-C stops between files and never inside a write (a dry run writes nothing: it stops at once).
+      if (options.dryRun !== true) handleInterrupts();
       const interactive = options.dryRun !== true && options.yes !== true;
       if (options.stripThinking === true) checkStripTargets(paths, io.cwd);
       if (interactive && !(io.stdinIsTTY && io.stdout.isTTY) && io.ask === undefined) {

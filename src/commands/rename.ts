@@ -23,7 +23,7 @@ import type { RecordEdit, ResumeSummary } from '../core/types.js';
 import { factsOf } from '../core/views/sessions.js';
 import { lintIndex } from '../engine/linter.js';
 import { escapeForTerminal } from '../escape.js';
-import { critical } from '../interrupt.js';
+import { critical, handleInterrupts } from '../interrupt.js';
 import type { Io } from '../io.js';
 import { remainingOf } from '../repair/remaining.js';
 import { hashingSource, indexRewrite, Rewrite } from '../repair/rewrite.js';
@@ -173,6 +173,8 @@ Exit codes: 0 renamed (or already so titled), 2 not renamed (no such session, a 
 transcript, a live session, a backup failure, the file changed meanwhile, an empty title).`,
     )
     .action(async (session: string, rawTitle: string, options: RenameOptions) => {
+      // From here Ctrl-C never stops the write half-way (see interrupt.ts).
+      handleInterrupts();
       const title = rawTitle.replace(/\s+/g, ' ').trim();
       if (title === '') throw new UsageError('rename: give a title that is not blank');
       const file = resolveSessionPath(session, io);

@@ -13,6 +13,7 @@ import { statePaths } from '../repair/write.js';
 import { UsageError } from '../core/errors.js';
 import { shellWord } from '../shell-word.js';
 import { escapeForTerminal, terminalSafeJson } from '../escape.js';
+import { handleInterrupts } from '../interrupt.js';
 
 interface RestoreCommandOptions {
   readonly auditLog?: string | undefined;
@@ -80,6 +81,8 @@ Exit codes: 0 restored (or nothing to do), 2 not restored (unknown id, file chan
         return;
       }
       if (target === undefined) throw new UsageError('restore needs an audit id or a file (or --list to see recent fixes)');
+      // From here Ctrl-C never stops a write half-way (see interrupt.ts).
+      handleInterrupts();
       const { undone, entry } = restore(target, {
         fs: port,
         env: io.env,

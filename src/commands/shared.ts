@@ -3,6 +3,7 @@
  * output shared by the commands that read transcripts (check, fix, sessions,
  * tree, show).
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
@@ -200,18 +201,49 @@ export function writeFileFor(flag: string, file: string, text: string | Iterable
   checkWritableTarget(flag, file);
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    if (typeof text === 'string') {
-      fs.writeFileSync(file, text);
-    } else {
-      const fd = fs.openSync(file, 'w');
-      try {
-        for (const piece of text) fs.writeSync(fd, piece);
-      } finally {
-        fs.closeSync(fd);
-      }
-    }
+    writeWhole(file, typeof text === 'string' ? [text] : text);
   } catch (error) {
     throw new PathError(`${flag}: ${describeFsError(error, file)}`);
+  }
+}
+
+/**
+ * Writes `pieces` to `file` so that nobody finds half of them (a reader, or
+ * the next run after a Ctrl-C, which ends a read-only command at once): into
+ * a hidden temporary file beside it, renamed over it, the old file's mode
+ * kept. A path that is there but is not a regular file (a symbolic link,
+ * `/dev/stdout`, a named pipe) is written through, as `>` would: renaming
+ * over it would replace the link or the device.
+ */
+function writeWhole(file: string, pieces: Iterable<string>): void {
+  let existing: fs.Stats | undefined;
+  try {
+    existing = fs.lstatSync(file);
+  } catch {
+    existing = undefined;
+  }
+  if (existing !== undefined && !existing.isFile()) {
+    const fd = fs.openSync(file, 'w');
+    try {
+      for (const piece of pieces) fs.writeSync(fd, piece);
+    } finally {
+      fs.closeSync(fd);
+    }
+    return;
+  }
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.cclint-${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`);
+  const fd = fs.openSync(temporary, 'wx', 0o666);
+  try {
+    try {
+      if (existing !== undefined) fs.fchmodSync(fd, existing.mode & 0o7777);
+      for (const piece of pieces) fs.writeSync(fd, piece);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temporary, file);
+  } catch (error) {
+    fs.rmSync(temporary, { force: true });
+    throw error;
   }
 }
 

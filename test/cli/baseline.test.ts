@@ -76,6 +76,25 @@ describe('--output-file', () => {
     expect(fs.existsSync(path.join(box.root, 'baseline.jsonl'))).toBe(false);
   });
 
+  it('replaces a file whole, keeping its mode, and writes through a symbolic link; leaves no temporary file', async () => {
+    const target = path.join(box.root, 'out.json');
+    fs.writeFileSync(target, 'an older report that is longer than nothing at all'.repeat(10_000));
+    fs.chmodSync(target, 0o640);
+    const inode = fs.statSync(target).ino;
+    await check('--format', 'json', '-o', 'out.json', project);
+    const direct = await check('--format', 'json', project);
+    expect(fs.readFileSync(target, 'utf8')).toBe(direct.stdout);
+    expect(fs.statSync(target).mode & 0o777).toBe(0o640);
+    // Replaced, not written over in place: a reader (or a Ctrl-C) never finds half of it.
+    expect(fs.statSync(target).ino).not.toBe(inode);
+    fs.symlinkSync('out.json', path.join(box.root, 'latest.json'));
+    fs.writeFileSync(target, '');
+    await check('--format', 'json', '-o', 'latest.json', project);
+    expect(fs.lstatSync(path.join(box.root, 'latest.json')).isSymbolicLink()).toBe(true);
+    expect(fs.readFileSync(target, 'utf8')).toBe(direct.stdout);
+    expect(fs.readdirSync(box.root).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
   it('refuses a folder (exit 2)', async () => {
     fs.mkdirSync(path.join(box.root, 'taken'));
     const r = await check('--output-file', 'taken', project);
