@@ -23,7 +23,10 @@ import { InterruptedError } from './core/errors.js';
 
 let depth = 0;
 let pending = false;
-let exitOnInterrupt: () => void = () => process.exit(130);
+/** Until cli.ts says how to end the process (in-process runs: tests), an interruption is raised at the next check. */
+let exitOnInterrupt: () => void = () => {
+  pending = true;
+};
 let handling = false;
 
 /** How the process ends on a handled interruption outside a critical section (cli.ts, which sets exit codes). */
