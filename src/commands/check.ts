@@ -62,7 +62,7 @@ export async function runCheck(
     lint,
     discover: { groupLegacyAgents: false, ignore },
     cache: options.cache === true ? 'check' : undefined,
-    progress: (done, total) => `cclint: checked ${done} of ${total} sessions…`,
+    verb: 'checking',
   });
   for (const r of results) {
     if (r.byteLength === 0) note(io, `${r.filePath}: empty file, nothing to check`);

@@ -20,7 +20,7 @@ import { page, reportHtml, sessionSectionHtml } from '../formatters/report-html.
 import { sectionOf } from '../core/views/report.js';
 import type { Io } from '../io.js';
 import { VERSION } from '../version.js';
-import { checkWritableTarget, note, progressLine, discoverInputs, resolveInputs, runConfig, writeReport } from './shared.js';
+import { checkWritableTarget, note, sessionProgress, discoverInputs, resolveInputs, runConfig, writeReport } from './shared.js';
 
 export interface ReportOptions {
   readonly outputFile?: string;
@@ -87,16 +87,15 @@ transcript, or holds no session file, or the file cannot be written.`,
       const { discovery, unreadableExplicit } = discoverInputs(io, inputs, { ignore });
       let failed = unreadableExplicit;
       const registry = new ProjectRegistry(discovery.projectFiles);
-      const progress = progressLine(io);
+      const progress = sessionProgress(io, 'reading', discovery.groups.length);
       const rows: SessionRow[] = [];
       const sectionByRow = new Map<SessionRow, { anchor: string; html: string }>();
-      const total = discovery.groups.length;
       for (const [i, group] of discovery.groups.entries()) {
-        progress.update(() => `cclint: reading session ${i + 1} of ${total.toLocaleString('en-US')}…`);
+        progress.step(i + 1);
         const seen: Array<{ index: SessionIndex; findings: readonly Finding[]; facts: FileFacts }> = [];
         const outcome = lintGroup(group, lint, registry, (index, findings) => seen.push({ index, findings, facts: factsOf(index) }));
         for (const failure of outcome.failures) {
-          progress.done(); // a note never lands on the progress line
+          progress.clear(); // a note never lands on the progress line
           note(io, failure.message);
           if (paths.some((p) => failure.path.endsWith(p) || p.endsWith(failure.path))) failed = true;
         }
@@ -110,7 +109,7 @@ transcript, or holds no session file, or the file cannot be written.`,
             kept.push(file);
             return;
           }
-          progress.done();
+          progress.clear();
           note(io, `${result.filePath}: ${describeNotTranscript(file.facts.notTranscript)}; skipped`);
           if (group.files.some((f) => f.displayPath === result.filePath && f.explicit === true)) failed = true;
         });
@@ -129,7 +128,7 @@ transcript, or holds no session file, or the file cannot be written.`,
         const section = sectionOf(main.index, main.findings, mainResult, titleOf(main.facts), { diff });
         sectionByRow.set(row, { anchor: section.anchor, html: sessionSectionHtml(section) });
       }
-      progress.done();
+      progress.clear();
       const placed = placeRows(rows);
       const anchors = new Map<SessionRow, string>();
       for (const [row, s] of sectionByRow) anchors.set(row, s.anchor);

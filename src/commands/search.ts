@@ -17,7 +17,7 @@ import type { Io } from '../io.js';
 import { useColor } from '../io.js';
 import { defaultProjectsRoot } from '../core/discovery.js';
 import { painter, plural } from './render.js';
-import { discoverInputs, note, progressLine, resolveInputs, runConfig } from './shared.js';
+import { discoverInputs, note, sessionProgress, resolveInputs, runConfig } from './shared.js';
 
 export interface SearchOptions {
   readonly regex?: boolean;
@@ -53,22 +53,22 @@ export async function runSearch(text: string, paths: readonly string[], options:
       ? openCache(io.env, io.cwd, defaultProjectsRoot(io.env), inputs, { rules: [], severities: new Map(), only: undefined }, all ? 'search-all' : 'search')
       : undefined;
   const { discovery, unreadableExplicit } = discoverInputs(io, inputs, { ignore });
-  const progress = progressLine(io);
+  const progress = sessionProgress(io, 'searching', discovery.groups.length);
   const { failed } = await searchGroups(
     discovery,
     { text, regex: options.regex === true },
     { all, cache, env: io.env },
     (hits) => {
-      progress.done();
+      progress.clear();
       emit(hits);
     },
     (message) => {
-      progress.done();
+      progress.clear();
       note(io, message);
     },
-    (done, total) => progress.update(() => `cclint: searched ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} sessions…`),
+    (done, total) => progress.step(done, total),
   );
-  progress.done();
+  progress.clear();
   return unreadableExplicit || failed;
 }
 

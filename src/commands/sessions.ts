@@ -77,7 +77,7 @@ export async function runSessions(paths: readonly string[], io: Io, settings: { 
     lint: { ...lint, facts: true },
     discover: { ignore },
     cache: settings.cache === true ? 'sessions' : undefined,
-    progress: (done, total) => `cclint: reading session ${done} of ${total}…`,
+    verb: 'reading',
   });
   let unreadableExplicit = run.unreadableExplicit;
   const { discovery } = run;

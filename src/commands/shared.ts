@@ -113,24 +113,17 @@ export async function lintInputs(
     readonly discover: DiscoverOptions;
     /** The cache's namespace under `--cache`, else undefined. */
     readonly cache: string | undefined;
-    /** The progress line after `done` of `total` sessions. */
-    readonly progress: (done: string, total: string) => string;
+    /** What the progress line says the run is doing to the sessions (see {@link sessionProgress}). */
+    readonly verb: string;
   },
 ): Promise<LintedInputs> {
   const cache = how.cache === undefined ? undefined : openCache(io.env, io.cwd, defaultProjectsRoot(io.env), inputs, how.lint, how.cache);
   const threads = cache === undefined && inputs.some((input) => isFolder(path.resolve(io.cwd, input))) ? startLintThreads(io.env) : undefined;
   const { discovery, unreadableExplicit: namedUnreadable } = discoverInputs(io, inputs, how.discover);
   let unreadableExplicit = namedUnreadable;
-  const progress = progressLine(io);
-  const total = discovery.groups.length.toLocaleString('en-US');
-  const run = await lintGroups(
-    discovery.groups,
-    discovery.projectFiles,
-    how.lint,
-    (done) => progress.update(() => how.progress(done.toLocaleString('en-US'), total)),
-    { env: io.env, threads, cache },
-  );
-  progress.done();
+  const progress = sessionProgress(io, how.verb, discovery.groups.length);
+  const run = await lintGroups(discovery.groups, discovery.projectFiles, how.lint, (done) => progress.step(done), { env: io.env, threads, cache });
+  progress.clear();
   const byPath = <T>(pathOf: (item: T) => string) => (a: T, b: T): number =>
     pathOf(a) < pathOf(b) ? -1 : pathOf(a) > pathOf(b) ? 1 : 0;
   for (const failure of run.failures.sort(byPath((f) => f.path))) {
@@ -175,17 +168,16 @@ export function progressLine(io: Io): ProgressLine {
 }
 
 /**
- * The progress of a command that goes through sessions one at a time
- * (`fix`, and commands that read sessions to search or report): `step(n)`
- * before the n-th of `total` shows `cclint: <verb> n of total sessions…`;
+ * The progress line of every command that goes through sessions (`check`,
+ * `sessions`, `fix`, `search`, `report`): `step(n)` shows
+ * `cclint: <verb> n of total sessions…` (`of`: a total that changed);
  * `clear()` before anything else is written to the terminal. Not shown
  * when `show` is false (a command that asks questions on the terminal).
  */
-export function sessionProgress(io: Io, verb: string, total: number, show = true): { step(n: number): void; clear(): void } {
+export function sessionProgress(io: Io, verb: string, total: number, show = true): { step(n: number, of?: number): void; clear(): void } {
   const line: ProgressLine = show ? progressLine(io) : { update: () => undefined, done: () => undefined };
-  const of = total.toLocaleString('en-US');
   return {
-    step: (n) => line.update(() => `cclint: ${verb} ${n.toLocaleString('en-US')} of ${of} sessions…`),
+    step: (n, of = total) => line.update(() => `cclint: ${verb} ${n.toLocaleString('en-US')} of ${of.toLocaleString('en-US')} sessions…`),
     clear: () => line.done(),
   };
 }

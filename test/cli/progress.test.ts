@@ -52,9 +52,10 @@ describe('progress on stderr', () => {
     [['fix', '--dry-run'], 'cclint: planning 1 of 5 sessions…'],
     [['fix', '--dry-run', '--format', 'json'], 'cclint: planning 1 of 5 sessions…'],
     [['fix', '--yes'], 'cclint: fixing 1 of 5 sessions…'],
-    [['sessions'], 'cclint: reading session 1 of 5…'],
-    [['search', 'the'], 'cclint: searched 1 of 5 sessions…'],
-    [['report', '--fixes'], 'cclint: reading session 1 of 5…'],
+    [['check'], 'cclint: checking 1 of 5 sessions…'],
+    [['sessions'], 'cclint: reading 1 of 5 sessions…'],
+    [['search', 'the'], 'cclint: searching 1 of 5 sessions…'],
+    [['report', '--fixes'], 'cclint: reading 1 of 5 sessions…'],
   ] as const) {
     it(`${argv.join(' ')}: shown on a terminal and cleared before output`, async () => {
       const { writes } = await onTerminal([...argv], true);
