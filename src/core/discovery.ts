@@ -77,6 +77,18 @@ function isSideFile(name: string): boolean {
   return name === 'resume-head.jsonl';
 }
 
+/** A name the walk takes for a transcript's: `*.jsonl`, and not a side file. */
+function isTranscriptName(name: string): boolean {
+  return name.endsWith('.jsonl') && !isSideFile(name);
+}
+
+/** What a folder entry is, a symbolic link looked through (throws when its target cannot be looked at). */
+function kindOf(entry: fs.Dirent, file: string): { isDirectory: boolean; isFile: boolean } {
+  if (!entry.isSymbolicLink()) return { isDirectory: entry.isDirectory(), isFile: entry.isFile() };
+  const st = fs.statSync(file);
+  return { isDirectory: st.isDirectory(), isFile: st.isFile() };
+}
+
 /** Where a transcript sits in the layout, from its path alone. */
 export function classifyPath(file: string, cwd: string): SessionFile {
   const name = path.basename(file);
@@ -193,19 +205,14 @@ export function discover(inputs: readonly string[], cwd: string, options: Discov
     for (const entry of entries) {
       const child = path.join(dir, entry.name);
       if (entry.name === 'node_modules' || entry.name === '.git' || entry.name === 'tool-results') continue;
-      let isDir = entry.isDirectory();
-      let isFile = entry.isFile();
-      if (entry.isSymbolicLink()) {
-        try {
-          const st = fs.statSync(child);
-          isDir = st.isDirectory();
-          isFile = st.isFile();
-        } catch (error) {
-          problems.push({ path: child, message: describeFsError(error, child), explicit: false });
-          continue;
-        }
+      let kind: { isDirectory: boolean; isFile: boolean };
+      try {
+        kind = kindOf(entry, child);
+      } catch (error) {
+        problems.push({ path: child, message: describeFsError(error, child), explicit: false });
+        continue;
       }
-      if (isDir) {
+      if (kind.isDirectory) {
         if (ignore?.(child, true, inputRoot) === true) {
           ignoredFound++;
           continue;
@@ -214,7 +221,7 @@ export function discover(inputs: readonly string[], cwd: string, options: Discov
           problems.push({ path: child, message: `${child}: is a directory, not a transcript; skipped`, explicit: false });
         }
         walk(child, false, entry.isSymbolicLink() ? undefined : path.join(real, entry.name), inputRoot);
-      } else if (isFile && entry.name.endsWith('.jsonl') && !isSideFile(entry.name)) {
+      } else if (kind.isFile && isTranscriptName(entry.name)) {
         if (ignore?.(child, false, inputRoot) === true) {
           ignoredFound++;
           continue;
@@ -322,16 +329,15 @@ function folderTranscripts(projectDir: string, ignore: PathFilter | undefined): 
     }
   };
   const isFile = (file: string, entry: fs.Dirent): boolean => {
-    if (!entry.isSymbolicLink()) return entry.isFile();
     try {
-      return fs.statSync(file).isFile();
+      return kindOf(entry, file).isFile;
     } catch {
       return false;
     }
   };
   const take = (dir: string, entry: fs.Dirent): void => {
     const file = path.join(dir, entry.name);
-    if (entry.name.endsWith('.jsonl') && !isSideFile(entry.name) && isFile(file, entry) && ignore?.(file, false, projectDir) !== true) out.push(file);
+    if (isTranscriptName(entry.name) && isFile(file, entry) && ignore?.(file, false, projectDir) !== true) out.push(file);
   };
   for (const entry of entries(projectDir)) {
     if (entry.isDirectory()) {
