@@ -1,10 +1,11 @@
 /**
  * Ctrl-C (SIGINT) and SIGTERM.
  *
- * A command that writes transcripts (`fix`, `restore`, `rename`) handles
- * them from its start ({@link handleInterrupts}). Outside a critical
- * section, stopping at once is safe (nothing is half-written) and exits
- * 130. Inside one (a commit: backup, swap, audit line) the interruption
+ * A command that writes transcripts handles them ({@link handleInterrupts})
+ * from its start (`fix`, `restore`), or from its one write on (`rename`,
+ * whose reading and planning end at once, as a read-only command's do).
+ * Outside a critical section, stopping at once is safe (nothing is
+ * half-written) and exits 130. Inside one (a commit: backup, swap, audit line) the interruption
  * waits for the section to finish and is then raised as an
  * InterruptedError, so every file is either untouched or fully written
  * and audited, and no later file is touched. A handled signal is only
@@ -37,7 +38,7 @@ export function onInterruptExit(exit: () => void): void {
 /**
  * From now on, Ctrl-C and SIGTERM are handled as described above instead
  * of ending the process: called by the commands that write transcripts,
- * before they read anything.
+ * before their first write.
  */
 export function handleInterrupts(): void {
   if (handling) return;

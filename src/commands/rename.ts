@@ -173,8 +173,6 @@ Exit codes: 0 renamed (or already so titled), 2 not renamed (no such session, a 
 transcript, a live session, a backup failure, the file changed meanwhile, an empty title).`,
     )
     .action(async (session: string, rawTitle: string, options: RenameOptions) => {
-      // From here Ctrl-C never stops the write half-way (see interrupt.ts).
-      handleInterrupts();
       const title = rawTitle.replace(/\s+/g, ' ').trim();
       if (title === '') throw new UsageError('rename: give a title that is not blank');
       const file = resolveSessionPath(session, io);
@@ -202,6 +200,8 @@ transcript, a live session, a backup failure, the file changed meanwhile, an emp
         const plan = renamePlan(index, source, title, io, seen === undefined ? undefined : { seen, racyMs: RACY_MS });
         const { commitPlan } = await import('../repair/write.js');
         const { nodeFs } = await import('../repair/fs-port.js');
+        // From here Ctrl-C waits for the write (see interrupt.ts); until now, reading and planning, it ended the run at once.
+        handleInterrupts();
         // The file keeps its time, so `claude --continue` picks the same session as before.
         entry = await critical(() => commitPlan(plan, writeOptions(io, nodeFs(), options, 'yes', { keepMtime: true })));
       } finally {

@@ -3,9 +3,10 @@
  * the process ends at once, by the signal, even while it is inside the one
  * long synchronous read of a big session (a handler would run only after
  * it, seconds later; the signal was then lost and the run went on to exit
- * 0). The built binary, as a separate process: a signal sent in-process
- * would reach the test runner. `test/repair/interrupt.test.ts` covers the
- * commands that write (exit 130, every file old or new).
+ * 0); and during `rename` until its one write. The built binary, as a
+ * separate process: a signal sent in-process would reach the test runner.
+ * `test/repair/interrupt.test.ts` covers the commands that write (exit 130,
+ * every file old or new).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -60,4 +61,14 @@ describe.skipIf(process.platform === 'win32')('Ctrl-C during a command that writ
       expect(r.afterSignalMs).toBeLessThan(1500);
     });
   }
+
+  it('rename, while it reads and plans (before its one write): SIGINT ends it at once; the session is untouched, nothing backed up', async () => {
+    const before = fs.statSync(session);
+    const r = await interrupted(['rename', session, 'A title'], 'SIGINT');
+    expect({ code: r.code, signal: r.signal }).toEqual({ code: null, signal: 'SIGINT' });
+    expect(r.afterSignalMs).toBeLessThan(1500);
+    const after = fs.statSync(session);
+    expect([after.size, after.mtimeMs, after.ino]).toEqual([before.size, before.mtimeMs, before.ino]);
+    expect(fs.existsSync(path.join(box.cclintHome, 'backups'))).toBe(false);
+  });
 });
