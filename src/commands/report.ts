@@ -14,7 +14,7 @@ import type { SessionIndex } from '../core/session-index.js';
 import { describeNotTranscript } from '../core/transcript.js';
 import type { Applicability, Finding, FileResult } from '../core/types.js';
 import type { Conversation } from '../core/views/conversation.js';
-import { type FileFacts, type SessionRow, factsOf, placeRows, rowOf, titleOf } from '../core/views/sessions.js';
+import { type FileFacts, type PlacedRow, type SessionRow, factsOf, placeRows, rowOf, titleOf } from '../core/views/sessions.js';
 import { type LintOptions, lintGroup, lintIndex, linkGroup, ProjectRegistry, resultOf } from '../engine/linter.js';
 import { page, reportHtml, sessionSectionHtml } from '../formatters/report-html.js';
 import { sectionOf } from '../core/views/report.js';
@@ -54,6 +54,14 @@ export function singleSessionHtml(index: SessionIndex, conversation: Conversatio
   return page(conversation.title, sessionSectionHtml(section));
 }
 
+/** The sections of the placed rows, in their order, decoded one at a time as the page is written. */
+function* sectionsInOrder(placed: readonly PlacedRow[], sectionByRow: ReadonlyMap<SessionRow, { readonly html: Buffer }>): Generator<string> {
+  for (const p of placed) {
+    const html = sectionByRow.get(p.row)?.html;
+    if (html !== undefined) yield html.toString('utf8');
+  }
+}
+
 export function reportCommand(io: Io, setExit: (code: number) => void): Command {
   return new Command('report')
     .description('one self-contained HTML file: the sessions table and, per session, its tree drawn as a picture, findings and what resume loses')
@@ -89,7 +97,8 @@ transcript, or holds no session file, or the file cannot be written.`,
       const registry = new ProjectRegistry(discovery.projectFiles);
       const progress = sessionProgress(io, 'reading', discovery.groups.length);
       const rows: SessionRow[] = [];
-      const sectionByRow = new Map<SessionRow, { anchor: string; html: string }>();
+      // UTF-8 bytes, outside the heap and half the size of a string that holds one character beyond Latin-1.
+      const sectionByRow = new Map<SessionRow, { anchor: string; html: Buffer }>();
       for (const [i, group] of discovery.groups.entries()) {
         progress.step(i + 1);
         const seen: Array<{ index: SessionIndex; findings: readonly Finding[]; facts: FileFacts }> = [];
@@ -126,7 +135,7 @@ transcript, or holds no session file, or the file cannot be written.`,
             ? await dryRunDiff(main.index, kept.filter((k) => k !== main).map((k) => k.index), lint, registry)
             : undefined;
         const section = sectionOf(main.index, main.findings, mainResult, titleOf(main.facts), { diff });
-        sectionByRow.set(row, { anchor: section.anchor, html: sessionSectionHtml(section) });
+        sectionByRow.set(row, { anchor: section.anchor, html: Buffer.from(sessionSectionHtml(section), 'utf8') });
       }
       progress.clear();
       const placed = placeRows(rows);
@@ -137,7 +146,7 @@ transcript, or holds no session file, or the file cannot be written.`,
         generated: `${new Date(io.now?.() ?? Date.now()).toISOString().slice(0, 16).replace('T', ' ')} UTC, cclint ${VERSION}`,
         rows: placed,
         anchors,
-        sections: placed.flatMap((p) => sectionByRow.get(p.row)?.html ?? []),
+        sections: sectionsInOrder(placed, sectionByRow),
         notes: options.fixes === true ? ['The diffs are what `cclint fix --dry-run` prints: safe fixes only; nothing was written.'] : [],
       });
       writeReport(io, html, options.outputFile);

@@ -25,7 +25,8 @@ export interface ReportModel {
   readonly generated: string;
   readonly rows: readonly PlacedRow[];
   readonly anchors: ReadonlyMap<PlacedRow['row'], string>;
-  readonly sections: readonly string[];
+  /** Each session's section, in the rows' order: taken one at a time, as the page is written. */
+  readonly sections: Iterable<string>;
   readonly notes: readonly string[];
 }
 
@@ -336,30 +337,41 @@ export function sessionsTableHtml(rows: readonly PlacedRow[], anchors: ReadonlyM
 
 /** A whole page around a body. */
 export function page(title: string, body: string): string {
-  return [
+  return [...pagePieces(title, [body])].join('');
+}
+
+/** {@link page} in pieces: its head, the parts of its body one line apart, its end. */
+function* pagePieces(title: string, body: Iterable<string>): Generator<string> {
+  yield [
     '<!DOCTYPE html>',
     '<html lang="en"><head><meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${h(title)}</title><style>${CSS}</style></head><body>`,
-    body,
-    `<script>${SCRIPT}</script>`,
-    '</body></html>',
     '',
   ].join('\n');
+  let first = true;
+  for (const part of body) {
+    yield first ? part : `\n${part}`;
+    first = false;
+  }
+  yield `\n<script>${SCRIPT}</script>\n</body></html>\n`;
 }
 
-/** The report: heading, the sessions table, then one section per session. */
-export function reportHtml(model: ReportModel): string {
-  const notes = model.notes.length === 0 ? '' : `<ul class="meta">${model.notes.map((n) => `<li>${h(n)}</li>`).join('')}</ul>`;
-  return page(
-    model.title,
-    [
-      `<h1>${h(model.title)}</h1>`,
-      `<div class="meta">generated ${h(model.generated)} by cclint · ${model.rows.length} session${model.rows.length === 1 ? '' : 's'} · times UTC</div>`,
-      notes,
-      sessionsTableHtml(model.rows, model.anchors),
-      ...model.sections,
-    ].join('\n'),
-  );
+/**
+ * The report: heading, the sessions table, then one section per session,
+ * in pieces: the page of a projects folder of several GB is hundreds of MB,
+ * and one string of it (with the copies joining makes) was most of the
+ * memory `report` took.
+ */
+export function reportHtml(model: ReportModel): Generator<string> {
+  return pagePieces(model.title, reportBody(model));
+}
+
+function* reportBody(model: ReportModel): Generator<string> {
+  yield `<h1>${h(model.title)}</h1>`;
+  yield `<div class="meta">generated ${h(model.generated)} by cclint · ${model.rows.length} session${model.rows.length === 1 ? '' : 's'} · times UTC</div>`;
+  yield model.notes.length === 0 ? '' : `<ul class="meta">${model.notes.map((n) => `<li>${h(n)}</li>`).join('')}</ul>`;
+  yield sessionsTableHtml(model.rows, model.anchors);
+  yield* model.sections;
 }
