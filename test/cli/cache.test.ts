@@ -20,6 +20,11 @@ import { SessionIndex } from '../../src/core/session-index.js';
 import { run, sandbox, type Sandbox } from '../support/cli.js';
 import { copyTree, demoWithTeam, jsonlFiles, prng, repositoryRoot } from '../support/tree.js';
 
+/** What these tests read of a result: its findings' fixes. */
+interface FileResultLike {
+  readonly findings: ReadonlyArray<{ readonly fix?: { readonly edits?: unknown } | undefined }>;
+}
+
 const boxes: Sandbox[] = [];
 afterEach(() => {
   vi.restoreAllMocks();
@@ -353,6 +358,26 @@ describe('the folder cache', () => {
     // The same outcomes, fixes without their edits (closures over an index).
     expect(inOrder(again)).toBe(inOrder(outcomes));
     expect(again.length).toBe(groups.length);
+  });
+
+  it('keeps no fix edits (closures over a whole session index) in the outcomes of the groups it reads', () => {
+    const { box, root } = projects();
+    const dir = path.join(root, '-home-dev-webapp');
+    const { groups, projectFiles } = folder(dir);
+    const options = { rules: RULES, severities: new Map(), only: undefined };
+    const linted: Array<{ results: FileResultLike[] }> = [];
+    const emitted: Array<{ results: FileResultLike[] }> = [];
+    const lint: FolderLinter = (some, indexer, emit, partial, uuids) =>
+      lintFolder(some, projectFiles, options, (outcome, info) => {
+        linted.push(outcome);
+        emit(outcome, info);
+      }, indexer, { partial, uuids });
+    lintFolderCached(config(path.join(box.root, 'c')), groups, projectFiles, (o) => emitted.push(o as never), lint);
+    const fixes = (outcomes: Array<{ results: FileResultLike[] }>) => outcomes.flatMap((o) => o.results.flatMap((r) => r.findings.flatMap((f) => (f.fix === undefined ? [] : [f.fix]))));
+    // The linter gives edits (the demo has fixable findings); what the folder's run keeps and emits has none.
+    expect(fixes(linted).some((f) => typeof f.edits === 'function')).toBe(true);
+    expect(fixes(emitted).length).toBe(fixes(linted).length);
+    expect(fixes(emitted).filter((f) => 'edits' in f)).toEqual([]);
   });
 
   it('stores the index of a session that had settled, hashed on another thread, unless the session changed while it was read', () => {
