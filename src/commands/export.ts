@@ -9,10 +9,10 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { resumeModel } from '../core/resume.js';
 import { conversationOf } from '../core/views/conversation.js';
-import { redact } from '../core/views/redact.js';
+import { RedactionTally, redact } from '../core/views/redact.js';
 import { factsOf, titleOf } from '../core/views/sessions.js';
 import { escapeForTerminal } from '../escape.js';
-import { conversationMarkdown } from '../formatters/markdown.js';
+import { conversationMarkdownPieces } from '../formatters/markdown.js';
 import type { Io } from '../io.js';
 import { loadSession } from './session-arg.js';
 import { checkWritableTarget, note, runConfig, writeFileFor } from './shared.js';
@@ -55,18 +55,27 @@ Exit codes: 0 written, 2 the session cannot be read or the file cannot be writte
       const index = loadSession(session, io);
       const resume = resumeModel(index);
       const conversation = conversationOf(index, resume, titleOf(factsOf(index)));
-      let text =
+      // In pieces, a message at a time: the whole text of a big session would be gigabytes of strings.
+      const pieces =
         options.format === 'html'
           ? singleSessionHtml(index, conversation, { thinking: options.thinking === true }, runConfig(io, undefined, []).lint)
-          : conversationMarkdown(conversation, { thinking: options.thinking === true });
+          : conversationMarkdownPieces(conversation, { thinking: options.thinking === true });
+      // Each piece is masked whole (a message is never cut in two), and counted.
+      const tally = new RedactionTally();
+      const redacted = function* (): Generator<string> {
+        for (const piece of pieces) {
+          const r = redact(piece);
+          tally.add(r);
+          yield r.text;
+        }
+      };
+      const out = options.redact === true ? redacted() : pieces;
+      if (target === undefined) for (const piece of out) io.stdout.write(options.format === 'md' ? escapeForTerminal(piece, { multiline: true }) : piece);
+      else writeFileFor(`--output-file ${options.outputFile}`, target, out);
       if (options.redact === true) {
-        const r = redact(text);
-        text = r.text;
-        const kinds = [...r.byKind].map(([k, n]) => `${n} ${k}`).join(', ');
-        note(io, `masked ${r.count} secret${r.count === 1 ? '' : 's'}${r.count > 0 ? ` (${kinds})` : ''}`);
+        const kinds = [...tally.byKind].map(([k, n]) => `${n} ${k}`).join(', ');
+        note(io, `masked ${tally.count} secret${tally.count === 1 ? '' : 's'}${tally.count > 0 ? ` (${kinds})` : ''}`);
       }
-      if (target === undefined) io.stdout.write(options.format === 'md' ? escapeForTerminal(text, { multiline: true }) : text);
-      else writeFileFor(`--output-file ${options.outputFile}`, target, text);
       setExit(0);
     });
 }

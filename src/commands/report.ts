@@ -16,7 +16,7 @@ import type { Applicability, Finding, FileResult } from '../core/types.js';
 import type { Conversation } from '../core/views/conversation.js';
 import { type FileFacts, type PlacedRow, type SessionRow, factsOf, placeRows, rowOf, titleOf } from '../core/views/sessions.js';
 import { type LintOptions, lintGroup, lintIndex, linkGroup, ProjectRegistry, resultOf } from '../engine/linter.js';
-import { page, reportHtml, sessionSectionHtml } from '../formatters/report-html.js';
+import { reportHtml, sessionPageHtml, sessionSectionHtml } from '../formatters/report-html.js';
 import { sectionOf } from '../core/views/report.js';
 import type { Io } from '../io.js';
 import { VERSION } from '../version.js';
@@ -47,11 +47,11 @@ async function dryRunDiff(index: SessionIndex, others: readonly SessionIndex[], 
   }
 }
 
-/** The single-session page `export --format html` writes: the report's section for the file, with the conversation. */
-export function singleSessionHtml(index: SessionIndex, conversation: Conversation, options: { readonly thinking: boolean }, lint?: LintOptions): string {
+/** The single-session page `export --format html` writes, in pieces: the report's section for the file, with the conversation. */
+export function singleSessionHtml(index: SessionIndex, conversation: Conversation, options: { readonly thinking: boolean }, lint?: LintOptions): Generator<string> {
   const findings = lint === undefined ? [] : lintIndex(index, lint);
   const section = sectionOf(index, findings, resultOf(index, findings), conversation.title, { conversation, thinking: options.thinking });
-  return page(conversation.title, sessionSectionHtml(section));
+  return sessionPageHtml(conversation.title, section);
 }
 
 /** The sections of the placed rows, in their order, decoded one at a time as the page is written. */

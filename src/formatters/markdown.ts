@@ -35,22 +35,29 @@ function partMarkdown(p: MessagePart, thinking: boolean): string | undefined {
 }
 
 export function conversationMarkdown(c: Conversation, options: { readonly thinking: boolean }): string {
-  const out: string[] = [
+  return [...conversationMarkdownPieces(c, options)].join('');
+}
+
+/**
+ * {@link conversationMarkdown} in pieces: the header, then one message at a
+ * time (each piece whole Markdown, so a message is never cut in two).
+ */
+export function* conversationMarkdownPieces(c: Conversation, options: { readonly thinking: boolean }): Generator<string> {
+  yield [
     `# ${c.title.replace(/\s+/g, ' ')}`,
     '',
     `- Session: \`${c.sessionId}\``,
     ...(c.cwd === undefined ? [] : [`- Folder: \`${c.cwd}\``]),
     `- Resume: \`${c.command}\``,
     c.subagent
-      ? `- A subagent's transcript (resume does not load it): its thread of ${c.messages.length} message(s)`
-      : `- Messages: ${c.messages.length} (the conversation \`claude --resume\` loads; ${c.loaded} of ${c.total})`,
+      ? `- A subagent's transcript (resume does not load it): its thread of ${c.messageCount} message(s)`
+      : `- Messages: ${c.messageCount} (the conversation \`claude --resume\` loads; ${c.loaded} of ${c.total})`,
     '',
-  ];
-  c.messages.forEach((m, i) => {
+  ].join('\n');
+  let i = 0;
+  for (const m of c.messages) {
     const who = m.type === 'user' ? (m.parts.every((p) => p.kind === 'tool-result') && m.parts.length > 0 ? 'Tool result' : 'User') : m.type === 'assistant' ? 'Claude' : m.type;
-    out.push(`## ${i + 1}. ${who} · ${isoMinute(m.time)}`, '');
     const body = m.parts.flatMap((p) => partMarkdown(p, options.thinking) ?? []);
-    out.push(body.length === 0 ? '*(no text)*' : body.join('\n\n'), '');
-  });
-  return `${out.join('\n')}`;
+    yield `\n## ${++i}. ${who} · ${isoMinute(m.time)}\n\n${body.length === 0 ? '*(no text)*' : body.join('\n\n')}\n`;
+  }
 }

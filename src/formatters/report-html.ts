@@ -252,12 +252,14 @@ function partHtml(p: MessagePart, thinking: boolean): string {
   }
 }
 
-function conversationHtml(c: Conversation, thinking: boolean): string {
-  const items = c.messages.map((m, i) => {
+/** The conversation: its heading, then one message at a time, a line apart. */
+function* conversationHtml(c: Conversation, thinking: boolean): Generator<string> {
+  yield `<h3>The conversation (${c.messageCount} message${c.messageCount === 1 ? '' : 's'})</h3>`;
+  let i = 0;
+  for (const m of c.messages) {
     const who = m.type === 'user' ? 'User' : m.type === 'assistant' ? 'Claude' : m.type;
-    return `<div class="msg" data-uuid="${h(m.uuid ?? '')}"><h3>${i + 1}. ${h(who)} · ${timeText(m.time)} UTC</h3>${m.parts.map((p) => partHtml(p, thinking)).join('')}</div>`;
-  });
-  return `<h3>The conversation (${c.messages.length} message${c.messages.length === 1 ? '' : 's'})</h3>${items.join('\n')}`;
+    yield `${i === 0 ? '' : '\n'}<div class="msg" data-uuid="${h(m.uuid ?? '')}"><h3>${++i}. ${h(who)} · ${timeText(m.time)} UTC</h3>${m.parts.map((p) => partHtml(p, thinking)).join('')}</div>`;
+  }
 }
 
 /** The header line saying the resumed request fails at the API, with each rule and row; empty when it passes. */
@@ -269,8 +271,13 @@ function apiHtml(s: SessionSection): string {
 
 /** One session's section: header, resume figures, findings, the tree, optionally the diff and the conversation. */
 export function sessionSectionHtml(s: SessionSection): string {
+  return [...sessionSectionPieces(s)].join('');
+}
+
+/** {@link sessionSectionHtml} in pieces: everything up to the conversation, then its messages one at a time. */
+function* sessionSectionPieces(s: SessionSection): Generator<string> {
   const loss = s.resume.total - s.resume.loaded;
-  return [
+  yield [
     `<section class="session" id="${h(s.anchor)}" data-session="${h(s.sessionId)}" data-file="${h(s.displayPath)}" data-resume-loaded="${s.resume.loaded}"${s.resume.apiValid === undefined ? '' : ` data-api-valid="${s.resume.apiValid}"`}>`,
     `<h2>${h(s.title)}</h2>`,
     `<div class="meta mono">${h(s.displayPath)} · <code>${h(s.command)}</code></div>`,
@@ -284,9 +291,10 @@ export function sessionSectionHtml(s: SessionSection): string {
       `<span style="color:var(--red)">● orphaned branch</span><span style="color:var(--yellow)">◆ compact boundary</span></div>`,
     s.diff === undefined ? '' : diffHtml(s.diff),
     treeHtml(s),
-    s.conversation === undefined ? '' : conversationHtml(s.conversation, s.thinking === true),
-    `</section>`,
+    '',
   ].join('\n');
+  if (s.conversation !== undefined) yield* conversationHtml(s.conversation, s.thinking === true);
+  yield '\n</section>';
 }
 
 function cell(text: string, value: string | number, cls = ''): string {
@@ -340,7 +348,7 @@ export function page(title: string, body: string): string {
   return [...pagePieces(title, [body])].join('');
 }
 
-/** {@link page} in pieces: its head, the parts of its body one line apart, its end. */
+/** {@link page} in pieces: its head, `body` as it comes, its end. */
 function* pagePieces(title: string, body: Iterable<string>): Generator<string> {
   yield [
     '<!DOCTYPE html>',
@@ -350,12 +358,25 @@ function* pagePieces(title: string, body: Iterable<string>): Generator<string> {
     `<title>${h(title)}</title><style>${CSS}</style></head><body>`,
     '',
   ].join('\n');
+  yield* body;
+  yield `\n<script>${SCRIPT}</script>\n</body></html>\n`;
+}
+
+/** The parts one line apart. */
+function* linesApart(parts: Iterable<string>): Generator<string> {
   let first = true;
-  for (const part of body) {
+  for (const part of parts) {
     yield first ? part : `\n${part}`;
     first = false;
   }
-  yield `\n<script>${SCRIPT}</script>\n</body></html>\n`;
+}
+
+/**
+ * The page of one session (`export --format html`): its section, the
+ * conversation included, in pieces, one message at a time.
+ */
+export function sessionPageHtml(title: string, section: SessionSection): Generator<string> {
+  return pagePieces(title, sessionSectionPieces(section));
 }
 
 /**
@@ -365,7 +386,7 @@ function* pagePieces(title: string, body: Iterable<string>): Generator<string> {
  * memory `report` took.
  */
 export function reportHtml(model: ReportModel): Generator<string> {
-  return pagePieces(model.title, reportBody(model));
+  return pagePieces(model.title, linesApart(reportBody(model)));
 }
 
 function* reportBody(model: ReportModel): Generator<string> {

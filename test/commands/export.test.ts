@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { classifyPath } from '../../src/core/discovery.js';
+import { resumeModel } from '../../src/core/resume.js';
+import { conversationOf } from '../../src/core/views/conversation.js';
 import { redact } from '../../src/core/views/redact.js';
+import { indexFile } from '../../src/engine/linter.js';
+import { conversationMarkdown, conversationMarkdownPieces } from '../../src/formatters/markdown.js';
 import { type Sandbox, assistant, run, sandbox, sid, toolResult, user } from './fixture.js';
 
 let box: Sandbox;
@@ -96,6 +101,25 @@ describe('cclint export', () => {
     expect(r.stdout).toContain('hello &lt;img src=x onerror=alert(1)&gt;');
     expect(r.stdout).not.toContain('<img');
     expect(r.stdout).toContain('<h3>The conversation (2 messages)</h3>');
+  });
+
+  it('reads each message from the file only when it writes it: a big session is never held whole', () => {
+    const file = box.write(`${sid(1)}.jsonl`, [user(1, null, 'one'), assistant(2, 1, 'two'), user(3, 2, 'three'), assistant(4, 3, 'four')]);
+    const index = indexFile(classifyPath(file, box.dir));
+    const read = vi.spyOn(index, 'recordObject');
+    const conversation = conversationOf(index, resumeModel(index), 'A title');
+    expect(conversation.messageCount).toBe(4);
+    expect(read).not.toHaveBeenCalled();
+    const pieces = conversationMarkdownPieces(conversation, { thinking: false });
+    const written: string[] = [];
+    for (let piece = pieces.next(); piece.done !== true; piece = pieces.next()) {
+      written.push(piece.value);
+      // The header, then one message a piece, each read as it is written.
+      expect(read).toHaveBeenCalledTimes(written.length - 1);
+    }
+    expect(written.length).toBe(5);
+    expect(written.slice(1).map((p) => /## (\d+)\./.exec(p)?.[1])).toEqual(['1', '2', '3', '4']);
+    expect(written.join('')).toBe(conversationMarkdown(conversation, { thinking: false }));
   });
 
   it('refuses a .jsonl output and a missing session (exit 2)', async () => {

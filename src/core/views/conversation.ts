@@ -157,7 +157,14 @@ export interface Conversation {
   readonly subagent: boolean;
   readonly loaded: number;
   readonly total: number;
-  readonly messages: readonly ConversationMessage[];
+  /** How many {@link messages} gives. */
+  readonly messageCount: number;
+  /**
+   * The messages, each read from the file and parsed as it is taken: the
+   * content of a 700 MB session is hundreds of MB of text, and holding all
+   * of it (and the page made of it) at once took gigabytes.
+   */
+  readonly messages: Iterable<ConversationMessage>;
 }
 
 /** The messages `show` lists (resume's, or a subagent's thread), with their parsed content. */
@@ -175,11 +182,13 @@ export function conversationOf(index: SessionIndex, resume: { readonly messages:
     subagent: chain !== undefined,
     loaded: resume.loaded,
     total: resume.total,
-    messages: list.map((r) => ({
-      uuid: r.uuid,
-      type: r.type,
-      time: r.time,
-      parts: messageParts(index.recordObject(r) as Record<string, unknown> | undefined),
-    })),
+    messageCount: list.length,
+    messages: {
+      *[Symbol.iterator]() {
+        for (const r of list) {
+          yield { uuid: r.uuid, type: r.type, time: r.time, parts: messageParts(index.recordObject(r) as Record<string, unknown> | undefined) };
+        }
+      },
+    },
   };
 }

@@ -58,3 +58,26 @@ export function redact(text: string): Redaction {
   for (const n of byKind.values()) count += n;
   return { text: out, count, byKind };
 }
+
+/**
+ * The counts of the redactions of a text's pieces (a text too big for one
+ * string, masked a piece at a time), as one redaction of the whole text
+ * gives them: kinds in the patterns' order.
+ */
+export class RedactionTally {
+  private readonly counts = new Map<string, number>();
+
+  add(r: Redaction): void {
+    for (const [kind, n] of r.byKind) this.counts.set(kind, (this.counts.get(kind) ?? 0) + n);
+  }
+
+  get count(): number {
+    let count = 0;
+    for (const n of this.counts.values()) count += n;
+    return count;
+  }
+
+  get byKind(): ReadonlyMap<string, number> {
+    return new Map(PATTERNS.flatMap(({ kind }) => (this.counts.has(kind) ? [[kind, this.counts.get(kind) as number] as const] : [])));
+  }
+}
