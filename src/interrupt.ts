@@ -24,10 +24,8 @@ import { InterruptedError } from './core/errors.js';
 
 let depth = 0;
 let pending = false;
-/** Until cli.ts says how to end the process (in-process runs: tests), an interruption is raised at the next check. */
-let exitOnInterrupt: () => void = () => {
-  pending = true;
-};
+/** How the executable ends on an interruption; undefined in-process (tests, a program embedding `main`), where signals stay the host's. */
+let exitOnInterrupt: (() => void) | undefined;
 let handling = false;
 
 /** How the process ends on a handled interruption outside a critical section (cli.ts, which sets exit codes). */
@@ -41,9 +39,10 @@ export function onInterruptExit(exit: () => void): void {
  * before their first write.
  */
 export function handleInterrupts(): void {
-  if (handling) return;
+  const exit = exitOnInterrupt;
+  if (handling || exit === undefined) return;
   handling = true;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => handleSigint(exitOnInterrupt));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => handleSigint(exit));
 }
 
 /** The process's signal handler (installed by cli.ts). */
