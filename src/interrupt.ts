@@ -5,13 +5,13 @@
  * from its start (`fix`, `restore`), or from its one write on (`rename`,
  * whose reading and planning end at once, as a read-only command's do).
  * Outside a critical section, stopping at once is safe (nothing is
- * half-written) and exits 130. Inside one (a commit: backup, swap, audit line) the interruption
- * waits for the section to finish and is then raised as an
- * InterruptedError, so every file is either untouched or fully written
- * and audited, and no later file is touched. A handled signal is only
- * delivered between event-loop turns, so long work yields ({@link pause})
- * and checks ({@link checkInterrupt}) between chunks: the planner between
- * passes and fixes, `fix` before each file and each write.
+ * half-written) and exits 130. Inside one (a commit: backup, swap, audit
+ * line) the interruption waits for the section to finish and is then
+ * raised as an InterruptedError, so every file is either untouched or
+ * fully written and audited, and no later file is touched. A handled
+ * signal is only delivered between event-loop turns, so long work yields
+ * ({@link pause}) and checks ({@link checkInterrupt}) between chunks: the
+ * planner between passes and fixes, `fix` before each file and each write.
  *
  * Every other command leaves the signals to their default: the process
  * ends at once, even in the middle of reading one big session, which is a
@@ -45,8 +45,8 @@ export function handleInterrupts(): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => handleSigint(exit));
 }
 
-/** The process's signal handler (installed by cli.ts). */
-export function handleSigint(exitNow: () => void): void {
+/** What a handled signal does: ends the process, or, inside a critical section, waits for its end. */
+function handleSigint(exitNow: () => void): void {
   if (depth > 0) {
     pending = true;
     return;
