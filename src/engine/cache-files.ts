@@ -74,7 +74,7 @@ export function headerOf(head: Buffer, magic: string): Record<string, unknown> |
 }
 
 /** A temporary file this old was left by a run that was killed while it wrote. */
-export const ABANDONED_MS = 60 * 60 * 1000;
+const ABANDONED_MS = 60 * 60 * 1000;
 
 /** Which files of the cache folder {@link pruneCacheFiles} looks at, and which it deletes. */
 export interface PruneRule {
