@@ -343,12 +343,7 @@ export function sessionsTableHtml(rows: readonly PlacedRow[], anchors: ReadonlyM
   return `<table class="sessions"><thead><tr>${head.map((c) => `<th${numeric.has(c) ? ' class="num"' : ''}${title(c)}>${c}</th>`).join('')}</tr></thead><tbody>\n${body.join('\n')}\n</tbody></table>`;
 }
 
-/** A whole page around a body. */
-export function page(title: string, body: string): string {
-  return [...pagePieces(title, [body])].join('');
-}
-
-/** {@link page} in pieces: its head, `body` as it comes, its end. */
+/** A whole page around a body, in pieces: its head, `body` as it comes, its end. */
 function* pagePieces(title: string, body: Iterable<string>): Generator<string> {
   yield [
     '<!DOCTYPE html>',
