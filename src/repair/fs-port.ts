@@ -8,8 +8,8 @@
  * loop turns, so a Ctrl-C handler cannot run in the middle of one.
  */
 import fs from 'node:fs';
-import { READ_FLAGS, readWholeFile } from '../core/reader.js';
 import path from 'node:path';
+import { READ_FLAGS, readWholeFile } from '../core/reader.js';
 
 export interface FileStat {
   readonly size: number;
