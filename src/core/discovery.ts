@@ -89,6 +89,19 @@ function kindOf(entry: fs.Dirent, file: string): { isDirectory: boolean; isFile:
   return { isDirectory: st.isDirectory(), isFile: st.isFile() };
 }
 
+/**
+ * Whether a path that was not found (ENOENT) likely came from a folder
+ * listing whose name is not valid UTF-8: Node gives such a name with U+FFFD
+ * in place of the bytes it could not decode, and a path made of it names
+ * no file.
+ */
+export function hasUndecodableName(file: string): boolean {
+  return file.includes('\uFFFD');
+}
+
+/** What cclint says of a file it found but cannot open by its name. */
+export const UNDECODABLE_NAME = 'its name is not valid UTF-8, so cclint cannot open it by name (rename the file to read it)';
+
 /** Where a transcript sits in the layout, from its path alone. */
 export function classifyPath(file: string, cwd: string): SessionFile {
   const name = path.basename(file);
@@ -390,7 +403,7 @@ export function describeFsError(error: unknown, shown: string): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   switch (code) {
     case 'ENOENT':
-      return `${shown}: no such file or folder`;
+      return hasUndecodableName(shown) ? `${shown}: ${UNDECODABLE_NAME}` : `${shown}: no such file or folder`;
     case 'EACCES':
     case 'EPERM':
       return `${shown}: permission denied`;

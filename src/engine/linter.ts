@@ -15,7 +15,7 @@ import { resumeModel } from '../core/resume.js';
 import { violationSummaries } from '../core/api-request.js';
 import { factsOf } from '../core/views/sessions.js';
 import { type ExternalParent, type LineObserver, type SessionFile, SessionIndex } from '../core/session-index.js';
-import type { SessionGroup } from '../core/discovery.js';
+import { hasUndecodableName, type SessionGroup, UNDECODABLE_NAME } from '../core/discovery.js';
 import { forkReport } from '../core/forks.js';
 import { scoreSession } from '../core/score.js';
 import { notTranscript } from '../core/transcript.js';
@@ -545,6 +545,6 @@ function readErrorMessage(error: unknown, shown: string): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'EACCES' || code === 'EPERM') return `${shown}: permission denied`;
   if (code === 'EISDIR') return `${shown}: is a directory`;
-  if (code === 'ENOENT') return `${shown}: vanished while being read`;
+  if (code === 'ENOENT') return `${shown}: ${hasUndecodableName(shown) ? UNDECODABLE_NAME : 'vanished while being read'}`;
   return `${shown}: cannot be read (${error instanceof Error ? error.message : String(error)})`;
 }

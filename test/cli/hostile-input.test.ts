@@ -151,3 +151,22 @@ describe('symbolic link loops in a folder walk', () => {
     }
   });
 });
+
+describe.skipIf(process.platform !== 'linux')('a file whose name is not valid UTF-8', () => {
+  // Linux keeps names as bytes; Node decodes a listing as UTF-8, with U+FFFD for what it cannot.
+  const dir = path.join(box.root, 'names', '-home-u-proj');
+  fs.mkdirSync(dir, { recursive: true });
+  const good = path.join(dir, `${SESSION}.jsonl`);
+  fs.writeFileSync(good, `${line(user('u1', { sessionId: SESSION }))}\n${line(assistant('a1', { parent: 'u1', sessionId: SESSION }))}\n`);
+  fs.writeFileSync(Buffer.concat([Buffer.from(`${dir}/a`), Buffer.from([0xff]), Buffer.from('b.jsonl')]), fs.readFileSync(good));
+  const shown = `names/-home-u-proj/a\uFFFDb.jsonl`;
+
+  it('check and fix say why it cannot be read, not that it vanished; the other sessions are read', () => {
+    const check = cclint('check', '--format', 'json', 'names');
+    expect(check.stderr).toBe(`cclint: ${shown}: its name is not valid UTF-8, so cclint cannot open it by name (rename the file to read it)\n`);
+    expect((JSON.parse(check.stdout) as { results: Array<{ filePath: string }> }).results.map((r) => r.filePath)).toEqual([`names/-home-u-proj/${SESSION}.jsonl`]);
+    const fix = cclint('fix', '--dry-run', 'names');
+    expect(fix.stderr).toContain(`cclint: skipped ${shown}: unreadable: ${shown}: its name is not valid UTF-8`);
+    expectNoCrash(fix.stderr);
+  });
+});
