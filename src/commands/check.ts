@@ -2,9 +2,9 @@
  * `cclint check [paths…]`: lint transcripts and report. Never writes.
  */
 import fs from 'node:fs';
-import { readWholeFile } from '../core/reader.js';
 import path from 'node:path';
 import { Command, Option } from 'commander';
+import { readWholeFile } from '../core/reader.js';
 import type { FileResult } from '../core/types.js';
 import { countBySeverity } from '../core/types.js';
 import { CHUNKED_FORMATTERS, type FormatContext, FORMATTERS, formatterNames } from '../formatters/index.js';

@@ -14,14 +14,15 @@
  * scan: unknown keys, unknown rule ids, unknown severities.
  */
 import fs from 'node:fs';
-import { readWholeFile } from './reader.js';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import type { z } from 'zod';
 import { didYouMean } from './did-you-mean.js';
+import { describeFsError } from './discovery.js';
 import { ConfigError } from './errors.js';
+import { readWholeFile } from './reader.js';
 import type { SeveritySetting } from './types.js';
 
 /** Project config file names, in the order they are looked for in one folder. */
@@ -118,7 +119,7 @@ function readConfigFile(file: string, knownRules: ReadonlySet<string>, shown = f
   try {
     text = readWholeFile(file).toString('utf8');
   } catch (error) {
-    throw new ConfigError(`cannot read config ${shown}: ${(error as Error).message}`);
+    throw new ConfigError(`cannot read config ${describeFsError(error, shown)}`);
   }
   let json: unknown;
   try {

@@ -96,7 +96,7 @@ describe('config lookup', () => {
     write('a/.cclintrc.json', { rules: { 'orphan-root': 'off' } });
     write('a/b/mine.json', { rules: { 'phantom-parent': 1 } });
     expect(Object.fromEntries(load('a/b', 'mine.json').rules)).toEqual({ 'phantom-parent': 'warning' });
-    expect(errorOf(() => load('a/b', 'missing.json'))).toMatch(/^cannot read config missing\.json: /);
+    expect(errorOf(() => load('a/b', 'missing.json'))).toBe('cannot read config missing.json: no such file or folder');
   });
 });
 
