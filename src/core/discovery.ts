@@ -18,10 +18,10 @@
  * is read once.
  */
 import fs from 'node:fs';
-import { READ_FLAGS } from './reader.js';
 import path from 'node:path';
 import os from 'node:os';
 import type { PathFilter } from './config.js';
+import { READ_FLAGS } from './reader.js';
 import type { FileRole, SessionFile } from './session-index.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
