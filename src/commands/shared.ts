@@ -11,6 +11,7 @@ import { type PathFilter, type ResolvedConfig, applyRuleFlags, ignoreFilter, loa
 import { type Discovery, type DiscoverOptions, defaultProjectsRoot, describeFsError, discover } from '../core/discovery.js';
 import { PathError, UsageError } from '../core/errors.js';
 import type { LintOptions } from '../engine/linter.js';
+import { writeAtomically } from '../core/atomic-write.js';
 import { openCache } from '../engine/cache.js';
 import { lintGroups, startLintThreads } from '../engine/parallel.js';
 import type { FileResult } from '../core/types.js';
@@ -223,20 +224,16 @@ function writeWhole(file: string, pieces: Iterable<string>): void {
     }
     return;
   }
+  // Hidden, and never `.jsonl`: nothing takes a leftover for a report or a transcript.
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.cclint-${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`);
-  const fd = fs.openSync(temporary, 'wx', 0o666);
-  try {
-    try {
-      if (existing !== undefined) fs.fchmodSync(fd, existing.mode & 0o7777);
-      for (const piece of pieces) fs.writeSync(fd, piece);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(temporary, file);
-  } catch (error) {
-    fs.rmSync(temporary, { force: true });
-    throw error;
-  }
+  const keepMode = existing === undefined ? undefined : existing.mode & 0o7777;
+  writeAtomically(
+    file,
+    (write) => {
+      for (const piece of pieces) write(piece);
+    },
+    { temporary, mode: 0o666, keepMode },
+  );
 }
 
 /** The checks of {@link writeFileFor} that need no writing, for a command to make before its scan. */

@@ -1,7 +1,7 @@
 /**
  * What the cache's two kinds of files share: the format's version, the
- * stamp of the build that wrote them, their header line, an atomic write in
- * parts, and the pruning of files no run will read again. See cache.ts
+ * stamp of the build that wrote them, their header line, and the pruning of
+ * files no run will read again (both are written with core/atomic-write.ts). See cache.ts
  * (entries of lint results per session group) and stored-index.ts (a big
  * session's index).
  */
@@ -9,7 +9,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { threadId } from 'node:worker_threads';
 import { READ_FLAGS } from '../core/reader.js';
 import { VERSION } from '../version.js';
 
@@ -26,29 +25,6 @@ export function buildTime(): string {
     return String(fs.statSync(fileURLToPath(import.meta.url)).mtimeMs);
   } catch {
     return 'unknown';
-  }
-}
-
-/**
- * `write-file-atomic` for data written in parts: `fill` writes them to a
- * temporary file beside `file` (mode 0600), which is then renamed over it.
- */
-export function writeAtomically(file: string, fill: (write: (bytes: Buffer) => void) => void): void {
-  const temporary = `${file}.${process.pid}.${threadId}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-  const fd = fs.openSync(temporary, 'wx', 0o600);
-  try {
-    try {
-      fill((bytes) => {
-        let done = 0;
-        while (done < bytes.length) done += fs.writeSync(fd, bytes, done, bytes.length - done);
-      });
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(temporary, file);
-  } catch (error) {
-    fs.rmSync(temporary, { force: true });
-    throw error;
   }
 }
 

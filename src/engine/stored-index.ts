@@ -12,7 +12,8 @@ import { CHECKPOINT_FORMAT, type CheckpointMeta, decodeCheckpoint, encodeCheckpo
 import { type ByteSource, fileSource, readFully } from '../core/reader.js';
 import type { IndexCheckpoint } from '../core/session-index.js';
 import { type BackgroundHash, hashInBackground } from './background-hash.js';
-import { buildStamp, headerOf, pruneCacheFiles, writeAtomically } from './cache-files.js';
+import { writeAtomically } from '../core/atomic-write.js';
+import { buildStamp, headerOf, pruneCacheFiles } from './cache-files.js';
 import type { CacheConfig } from './cache.js';
 
 /** What a stored index says of the file it was built from, beside the checkpoint's meta. */

@@ -1,0 +1,45 @@
+/**
+ * A file written whole or not at all: its bytes go, in parts, to a new
+ * temporary file beside it, renamed over it once complete. A run killed
+ * meanwhile leaves the old file as it was, and the temporary one (which
+ * the writer's next run may clean up). Used for cclint's own files (the
+ * cache) and the files a flag names (`--output-file`, `--baseline`); a
+ * transcript goes through the fix pipeline instead (src/repair/).
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { threadId } from 'node:worker_threads';
+
+export interface AtomicWriteOptions {
+  /** The temporary file's path (default: `<file>.<pid>.<thread>.<random>.tmp`); it must not exist. */
+  readonly temporary?: string | undefined;
+  /** The mode the temporary file is created with, less the umask (default 0600). */
+  readonly mode?: number | undefined;
+  /** A mode to give it whatever the umask (an existing file's, kept). */
+  readonly keepMode?: number | undefined;
+}
+
+/** Writes `file` atomically: `fill` writes its parts (see the module's doc). */
+export function writeAtomically(file: string, fill: (write: (bytes: Buffer | string) => void) => void, options: AtomicWriteOptions = {}): void {
+  const temporary = options.temporary ?? `${file}.${process.pid}.${threadId}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+  const fd = fs.openSync(temporary, 'wx', options.mode ?? 0o600);
+  try {
+    try {
+      if (options.keepMode !== undefined) fs.fchmodSync(fd, options.keepMode);
+      fill((bytes) => {
+        if (typeof bytes === 'string') {
+          fs.writeSync(fd, bytes);
+          return;
+        }
+        let done = 0;
+        while (done < bytes.length) done += fs.writeSync(fd, bytes, done, bytes.length - done);
+      });
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temporary, file);
+  } catch (error) {
+    fs.rmSync(temporary, { force: true });
+    throw error;
+  }
+}
