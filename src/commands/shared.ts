@@ -204,7 +204,8 @@ export function writeFileFor(flag: string, file: string, text: string | Iterable
  * Writes `pieces` to `file` so that nobody finds half of them (a reader, or
  * the next run after a Ctrl-C, which ends a read-only command at once): into
  * a hidden temporary file beside it, renamed over it, the old file's mode
- * kept. A path that is there but is not a regular file (a symbolic link,
+ * kept; the temporary files of the same file that a run ended meanwhile
+ * left are removed once an hour old. A path that is there but is not a regular file (a symbolic link,
  * `/dev/stdout`, a named pipe) is written through, as `>` would: renaming
  * over it would replace the link or the device.
  */
@@ -225,7 +226,7 @@ function writeWhole(file: string, pieces: Iterable<string>): void {
     return;
   }
   // Hidden, and never `.jsonl`: nothing takes a leftover for a report or a transcript.
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.cclint-${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`);
+  const temporary = path.join(path.dirname(file), `${temporaryPrefix(file)}${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`);
   const keepMode = existing === undefined ? undefined : existing.mode & 0o7777;
   writeAtomically(
     file,
@@ -234,6 +235,35 @@ function writeWhole(file: string, pieces: Iterable<string>): void {
     },
     { temporary, mode: 0o666, keepMode },
   );
+  removeLeftovers(file);
+}
+
+/** How the temporary files of {@link writeWhole} for `file` are named, up to their process and random parts. */
+function temporaryPrefix(file: string): string {
+  return `.${path.basename(file)}.cclint-`;
+}
+
+/** A temporary file this old was left by a run ended while it wrote (Ctrl-C ends a read-only command at once). */
+const LEFTOVER_MS = 60 * 60 * 1000;
+
+/** Deletes the temporary files an earlier write of `file` left behind, once they are an hour old. */
+function removeLeftovers(file: string): void {
+  const prefix = temporaryPrefix(file);
+  let names: string[];
+  try {
+    names = fs.readdirSync(path.dirname(file)).filter((n) => n.startsWith(prefix) && /^\d+-[0-9a-f]{8}\.tmp$/.test(n.slice(prefix.length)));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const leftover = path.join(path.dirname(file), name);
+    try {
+      const st = fs.lstatSync(leftover);
+      if (st.isFile() && Date.now() - st.mtimeMs > LEFTOVER_MS) fs.rmSync(leftover, { force: true });
+    } catch {
+      // another run may be writing or removing it
+    }
+  }
 }
 
 /** The checks of {@link writeFileFor} that need no writing, for a command to make before its scan. */

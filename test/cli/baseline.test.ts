@@ -95,6 +95,23 @@ describe('--output-file', () => {
     expect(fs.readdirSync(box.root).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('removes, when it writes a file, the temporary files of that file a run ended by Ctrl-C left an hour ago', async () => {
+    const leftover = (name: string, age: number): string => {
+      const file = path.join(box.root, name);
+      fs.writeFileSync(file, 'half a report');
+      const then = new Date(Date.now() - age);
+      fs.utimesSync(file, then, then);
+      return name;
+    };
+    const old = leftover('.out.json.cclint-4242-0a1b2c3d.tmp', 61 * 60 * 1000);
+    const fresh = leftover('.out.json.cclint-4243-0a1b2c3e.tmp', 1000);
+    const other = leftover('.other.json.cclint-4244-0a1b2c3f.tmp', 61 * 60 * 1000);
+    await check('--format', 'json', '-o', 'out.json', project);
+    const names = fs.readdirSync(box.root);
+    expect(names).not.toContain(old);
+    expect(names).toEqual(expect.arrayContaining([fresh, other, 'out.json']));
+  });
+
   it('refuses a folder (exit 2)', async () => {
     fs.mkdirSync(path.join(box.root, 'taken'));
     const r = await check('--output-file', 'taken', project);
