@@ -216,25 +216,34 @@ function writeWhole(file: string, pieces: Iterable<string>): void {
   } catch {
     existing = undefined;
   }
-  if (existing !== undefined && !existing.isFile()) {
+  const through = (): void => {
     const fd = fs.openSync(file, 'w');
     try {
       for (const piece of pieces) fs.writeSync(fd, piece);
     } finally {
       fs.closeSync(fd);
     }
-    return;
-  }
+  };
+  if (existing !== undefined && !existing.isFile()) return through();
   // Hidden, and never `.jsonl`: nothing takes a leftover for a report or a transcript.
   const temporary = path.join(path.dirname(file), `${temporaryPrefix(file)}${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`);
   const keepMode = existing === undefined ? undefined : existing.mode & 0o7777;
-  writeAtomically(
-    file,
-    (write) => {
-      for (const piece of pieces) write(piece);
-    },
-    { temporary, mode: 0o666, keepMode },
-  );
+  let started = false;
+  try {
+    writeAtomically(
+      file,
+      (write) => {
+        started = true;
+        for (const piece of pieces) write(piece);
+      },
+      { temporary, mode: 0o666, keepMode },
+    );
+  } catch (error) {
+    // A file that may be written in a folder that may not be (no temporary file could be made there): written through, as before.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (started || existing === undefined || !(code === 'EACCES' || code === 'EPERM' || code === 'EROFS')) throw error;
+    return through();
+  }
   removeLeftovers(file);
 }
 

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { copyDemo, run, sandbox, type Sandbox } from '../support/cli.js';
 
 const HEALTHY = 'dde4dc22-3a88-480c-ae47-ba8fddb60f02.jsonl';
@@ -93,6 +93,35 @@ describe('--output-file', () => {
     expect(fs.lstatSync(path.join(box.root, 'latest.json')).isSymbolicLink()).toBe(true);
     expect(fs.readFileSync(target, 'utf8')).toBe(direct.stdout);
     expect(fs.readdirSync(box.root).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('writes through a file it may write in a folder where it may not make a temporary file', async () => {
+    const target = path.join(box.root, 'out.json');
+    fs.writeFileSync(target, 'old');
+    const open = fs.openSync;
+    // As for a user who owns the file and not its folder (root, which runs these tests, is never refused).
+    const refused = vi.spyOn(fs, 'openSync').mockImplementation(((file: fs.PathLike, ...rest: unknown[]) => {
+      if (String(file).includes('.cclint-')) throw Object.assign(new Error(`EACCES: permission denied, open '${String(file)}'`), { code: 'EACCES' });
+      return (open as (...a: unknown[]) => number)(file, ...rest);
+    }) as typeof fs.openSync);
+    try {
+      const r = await check('--format', 'json', '-o', 'out.json', project);
+      expect(r.code).toBe(1);
+    } finally {
+      refused.mockRestore();
+    }
+    expect(fs.readFileSync(target, 'utf8')).toBe((await check('--format', 'json', project)).stdout);
+    // A new file still needs the folder: refused as before (exit 2).
+    const denied = vi.spyOn(fs, 'openSync').mockImplementation(((file: fs.PathLike, ...rest: unknown[]) => {
+      if (String(file).includes('.cclint-')) throw Object.assign(new Error('EACCES'), { code: 'EACCES' });
+      return (open as (...a: unknown[]) => number)(file, ...rest);
+    }) as typeof fs.openSync);
+    try {
+      expect((await check('--format', 'json', '-o', 'new.json', project)).code).toBe(2);
+    } finally {
+      denied.mockRestore();
+    }
+    expect(fs.existsSync(path.join(box.root, 'new.json'))).toBe(false);
   });
 
   it('removes, when it writes a file, the temporary files of that file a run ended by Ctrl-C left an hour ago', async () => {
