@@ -413,6 +413,8 @@ export function describeFsError(error: unknown, shown: string): string {
       return `${shown}: is a directory`;
     case 'ENOTDIR':
       return `${shown}: a part of the path is not a folder`;
+    case 'EFTYPE':
+      return `${shown}: not a regular file`;
     default:
       return `${shown}: ${error instanceof Error ? error.message : String(error)}`;
   }

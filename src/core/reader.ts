@@ -40,10 +40,15 @@ export interface ByteSource {
  */
 export const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
 
-/** The whole of a small file (a config, a baseline, a cache entry), opened with {@link READ_FLAGS}. */
+/**
+ * The whole of a small file (a config, a baseline, a cache entry), opened
+ * with {@link READ_FLAGS}. Anything but a regular file is refused with an
+ * `EFTYPE` error: a device such as `/dev/zero` would be read for ever.
+ */
 export function readWholeFile(path: string): Buffer {
   const fd = fs.openSync(path, READ_FLAGS);
   try {
+    if (!fs.fstatSync(fd).isFile()) throw Object.assign(new Error(`${path}: not a regular file`), { code: 'EFTYPE' });
     return fs.readFileSync(fd);
   } finally {
     fs.closeSync(fd);

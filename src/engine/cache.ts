@@ -238,7 +238,10 @@ function readEntry(file: string, stamp: string): Loaded {
   try {
     bytes = readWholeFile(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { miss: true };
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { miss: true };
+    // A pipe or a device where the entry should be: replaced by the entry this run writes.
+    if (code === 'EFTYPE') return { miss: true, warning: `cache file ${file} is corrupt (not a regular file); ignored and written again` };
     return { miss: true, warning: `cache file ${file} cannot be read (${(error as Error).message}); ignored` };
   }
   const corrupt = (why: string): Loaded => ({ miss: true, warning: `cache file ${file} is corrupt (${why}); ignored and written again` });

@@ -3,6 +3,7 @@
  * with hashes and line numbers, never record bodies.
  */
 import { randomBytes } from 'node:crypto';
+import { describeFsError } from '../core/discovery.js';
 import { PathError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
 import type { FsPort } from './fs-port.js';
@@ -111,7 +112,7 @@ export function readAuditLog(port: FsPort, file: string): AuditEntry[] {
     text = port.readFile(file).toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new PathError(`cannot read the audit log ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new PathError(`cannot read the audit log ${describeFsError(error, file)}`);
   }
   const entries: AuditEntry[] = [];
   for (const line of text.split('\n')) {

@@ -66,13 +66,13 @@ describe.skipIf(process.platform === 'win32')('a named pipe where cclint expects
     pipeAt(path.join(cache, `check-${'0'.repeat(40)}.bin`));
     const r = cclint('check', '--format', 'json', '--cache', folder);
     expect(r.stdout).toBe(plain.stdout);
-    expect(r.stderr).toContain(`cache file ${path.join(cache, entry as string)} is corrupt (not a cclint cache file); ignored and written again`);
+    expect(r.stderr).toContain(`cache file ${path.join(cache, entry as string)} is corrupt (not a regular file); ignored and written again`);
     expect(fs.statSync(path.join(cache, entry as string)).isFile()).toBe(true);
     // A pipe has no header to read: pruning leaves it.
     expect(fs.statSync(path.join(cache, `check-${'0'.repeat(40)}.bin`)).isFIFO()).toBe(true);
   });
 
-  it('as the audit log: fix refuses before writing anything (exit 2), and restore --list reads an empty log', () => {
+  it('as the audit log: fix refuses before writing anything, and restore --list says it cannot read it (exit 2)', () => {
     const session = path.join(folder, 'b2fe508c-5391-4967-ad16-83d569d4f396.jsonl');
     const before = fs.readFileSync(session);
     const log = pipeAt(path.join(box.cclintHome, 'audit.jsonl'));
@@ -84,14 +84,17 @@ describe.skipIf(process.platform === 'win32')('a named pipe where cclint expects
     const inflight = path.join(box.cclintHome, 'inflight');
     expect(fs.existsSync(inflight) ? fs.readdirSync(inflight) : []).toEqual([]);
     const list = cclint('restore', '--list', '--format', 'json');
-    expect(list.status).toBe(0);
-    expect(JSON.parse(list.stdout)).toEqual([]);
+    expect({ status: list.status, stderr: list.stderr }).toEqual({ status: 2, stderr: `cclint: cannot read the audit log ${log}: not a regular file\n` });
   });
 
-  it('as the --baseline file: an unreadable baseline (exit 2)', () => {
+  it('as the --baseline or --config file, or a device there: not a regular file (exit 2)', () => {
     const baseline = pipeAt(path.join(box.root, 'baseline.json'));
     const r = cclint('check', '--baseline', baseline, folder);
-    expect(r.status).toBe(2);
-    expect(r.stderr).toContain('baseline');
+    expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 2, stderr: `cclint: --baseline ${baseline}: not a regular file\n` });
+    // A device is read for ever: /dev/zero gives zeros without end.
+    const zero = cclint('check', '--config', '/dev/zero', folder);
+    expect({ status: zero.status, stderr: zero.stderr }).toEqual({ status: 2, stderr: 'cclint: cannot read config /dev/zero: not a regular file\n' });
+    const random = cclint('check', '--baseline', '/dev/urandom', folder);
+    expect({ status: random.status, stderr: random.stderr }).toEqual({ status: 2, stderr: 'cclint: --baseline /dev/urandom: not a regular file\n' });
   });
 });
