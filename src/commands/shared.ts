@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { type PathFilter, type ResolvedConfig, applyRuleFlags, ignoreFilter, loadConfig } from '../core/config.js';
-import { type Discovery, type DiscoverOptions, defaultProjectsRoot, describeFsError, discover } from '../core/discovery.js';
+import { type Discovery, type DiscoverOptions, defaultProjectsRoot, discover, fsErrorReason } from '../core/discovery.js';
 import { PathError, UsageError } from '../core/errors.js';
 import type { LintOptions } from '../engine/linter.js';
 import { writeAtomically } from '../core/atomic-write.js';
@@ -196,7 +196,8 @@ export function writeFileFor(flag: string, file: string, text: string | Iterable
     fs.mkdirSync(path.dirname(file), { recursive: true });
     writeWhole(file, typeof text === 'string' ? [text] : text);
   } catch (error) {
-    throw new PathError(`${flag}: ${describeFsError(error, file)}`);
+    // The flag names the file already.
+    throw new PathError(`${flag}: ${fsErrorReason(error, file)}`);
   }
 }
 

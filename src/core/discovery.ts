@@ -400,22 +400,29 @@ function groupFiles(
 
 /** One line naming the path and what went wrong, without a stack. */
 export function describeFsError(error: unknown, shown: string): string {
+  return `${shown}: ${fsErrorReason(error, shown)}`;
+}
+
+/** What went wrong with a path, in words, without the path (see {@link describeFsError}). */
+export function fsErrorReason(error: unknown, shown = ''): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   switch (code) {
     case 'ENOENT':
-      return hasUndecodableName(shown) ? `${shown}: ${UNDECODABLE_NAME}` : `${shown}: no such file or folder`;
+      return hasUndecodableName(shown) ? UNDECODABLE_NAME : 'no such file or folder';
     case 'EACCES':
     case 'EPERM':
-      return `${shown}: permission denied`;
+      return 'permission denied';
     case 'ELOOP':
-      return `${shown}: too many levels of symbolic links (a link loop)`;
+      return 'too many levels of symbolic links (a link loop)';
     case 'EISDIR':
-      return `${shown}: is a directory`;
+      return 'is a directory';
     case 'ENOTDIR':
-      return `${shown}: a part of the path is not a folder`;
+      return 'a part of the path is not a folder';
     case 'EFTYPE':
-      return `${shown}: not a regular file`;
+      return 'not a regular file';
+    case 'ENOSPC':
+      return 'no space left on the device';
     default:
-      return `${shown}: ${error instanceof Error ? error.message : String(error)}`;
+      return error instanceof Error ? error.message : String(error);
   }
 }
