@@ -54,11 +54,6 @@ function handleSigint(exitNow: () => void): void {
   exitNow();
 }
 
-/** Marks an interruption to be raised at the next check (for callers that cannot exit at once, and tests). */
-export function requestInterrupt(): void {
-  pending = true;
-}
-
 /** Throws {@link InterruptedError} if an interruption is pending (and clears it). */
 export function checkInterrupt(): void {
   if (pending && depth === 0) {
