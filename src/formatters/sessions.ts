@@ -4,7 +4,7 @@
  */
 import type { PlacedRow } from '../core/views/sessions.js';
 import { escapeForTerminal, terminalSafeJson } from '../escape.js';
-import { type Paint, cut, dateTime, pad, padStart, percent } from './text.js';
+import { type Paint, columns, cut, dateTime, pad, padStart, percent } from './text.js';
 
 /** Title characters shown in the table (indent and `↳` included). */
 export const TITLE_WIDTH = 40;
@@ -47,7 +47,7 @@ export function renderSessionsTable(placed: readonly PlacedRow[], paint: Paint):
     return {
       session: escapeForTerminal((row.sessionId ?? '-').slice(0, 8)),
       project: cut(escapeForTerminal(row.projectFolderName), 30),
-      title: marker + cut(escapeForTerminal(row.title), Math.max(8, TITLE_WIDTH - Array.from(marker).length)),
+      title: marker + cut(escapeForTerminal(row.title), Math.max(8, TITLE_WIDTH - columns(marker))),
       last: dateTime(row.lastTime),
       records: row.records.toLocaleString('en-US'),
       fidelity: percent(row.fidelity),
@@ -71,7 +71,7 @@ export function renderSessionsTable(placed: readonly PlacedRow[], paint: Paint):
     warnings: 'warnings',
   };
   const w = (k: keyof typeof header): number =>
-    Math.max(Array.from(header[k]).length, ...cells.map((c) => Array.from(c[k]).length));
+    Math.max(columns(header[k]), ...cells.map((c) => columns(c[k])));
   const widths = {
     session: w('session'),
     project: w('project'),

@@ -11,6 +11,7 @@ import type { FileResult, Finding, ResumeSummary, Severity } from '../core/types
 import { escapeForTerminal } from '../escape.js';
 import type { FormatContext, Formatter } from './types.js';
 import { countOf, problemsPhrase, totalsOf } from './summary.js';
+import { columns, pad } from './text.js';
 
 type Style = 'red' | 'yellow' | 'blue' | 'green' | 'dim' | 'bold' | 'underline';
 
@@ -62,7 +63,7 @@ function fileBlock(result: FileResult, paint: Paint): string[] {
     uuid: f.uuid === undefined ? undefined : escapeForTerminal(f.uuid.slice(0, 8)),
   }));
   const width = (pick: (r: (typeof rows)[number]) => string): number =>
-    rows.reduce((max, r) => Math.max(max, pick(r).length), 0);
+    rows.reduce((max, r) => Math.max(max, columns(pick(r))), 0);
   const lineWidth = width((r) => r.line);
   const severityWidth = width((r) => r.severity);
   const messageWidth = width((r) => r.message);
@@ -73,7 +74,7 @@ function fileBlock(result: FileResult, paint: Paint): string[] {
     let row =
       `  ${paint('dim', r.line.padStart(lineWidth))}` +
       `  ${paint(SEVERITY_STYLE[r.severity], r.severity)}${' '.repeat(severityWidth - r.severity.length)}` +
-      `  ${r.message.padEnd(messageWidth)}`;
+      `  ${pad(r.message, messageWidth)}`;
     row +=
       r.uuid === undefined
         ? `  ${paint('dim', r.ruleId)}`

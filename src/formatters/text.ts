@@ -28,23 +28,68 @@ export function oneLine(text: string): string {
   return escapeForTerminal(flatten(text));
 }
 
-/** At most `width` characters (code points), ending in `…` when cut. */
-export function cut(text: string, width: number): string {
-  const chars = Array.from(text);
-  if (chars.length <= width) return text;
-  if (width <= 1) return '…'.slice(0, Math.max(0, width));
-  return `${chars.slice(0, width - 1).join('').trimEnd()}…`;
+/** Characters a terminal shows in no column of their own: combining marks, joiners, variation selectors. */
+const ZERO_WIDTH = /^[\p{Mn}\p{Me}\u200b-\u200f\ufe00-\ufe0f]$/u;
+/** Characters shown as emoji by default, two columns wide. */
+const EMOJI = /^\p{Emoji_Presentation}$/u;
+
+/**
+ * How many columns a terminal gives one code point: none for a combining
+ * mark, a joiner or a variation selector; two for an East Asian wide or
+ * full-width character (CJK, kana, hangul, full-width forms) and an emoji
+ * shown as one; one for anything else.
+ */
+function codePointColumns(char: string): number {
+  const cp = char.codePointAt(0) as number;
+  if (cp < 0x300) return 1;
+  if (ZERO_WIDTH.test(char)) return 0;
+  if (
+    (cp >= 0x1100 && cp <= 0x115f) ||
+    (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
+    (cp >= 0xac00 && cp <= 0xd7a3) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0xfe30 && cp <= 0xfe4f) ||
+    (cp >= 0xff00 && cp <= 0xff60) ||
+    (cp >= 0xffe0 && cp <= 0xffe6) ||
+    (cp >= 0x20000 && cp <= 0x3fffd) ||
+    EMOJI.test(char)
+  ) {
+    return 2;
+  }
+  return 1;
 }
 
-/** Pads to `width` code points (left-aligned). */
+/** How many terminal columns `text` takes (see {@link codePointColumns}). */
+export function columns(text: string): number {
+  let n = 0;
+  for (const char of text) n += codePointColumns(char);
+  return n;
+}
+
+/** At most `width` terminal columns, ending in `…` when cut. */
+export function cut(text: string, width: number): string {
+  if (columns(text) <= width) return text;
+  if (width <= 1) return '…'.slice(0, Math.max(0, width));
+  let kept = '';
+  let used = 0;
+  for (const char of text) {
+    const w = codePointColumns(char);
+    if (used + w > width - 1) break;
+    kept += char;
+    used += w;
+  }
+  return `${kept.trimEnd()}…`;
+}
+
+/** Pads to `width` terminal columns (left-aligned). */
 export function pad(text: string, width: number): string {
-  const length = Array.from(text).length;
+  const length = columns(text);
   return length >= width ? text : text + ' '.repeat(width - length);
 }
 
-/** Pads to `width` code points (right-aligned). */
+/** Pads to `width` terminal columns (right-aligned). */
 export function padStart(text: string, width: number): string {
-  const length = Array.from(text).length;
+  const length = columns(text);
   return length >= width ? text : ' '.repeat(width - length) + text;
 }
 

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { classifyPath } from '../../src/core/discovery.js';
 import { indexFile } from '../../src/engine/linter.js';
 import { resumeModel } from '../../src/core/resume.js';
-import { cut, oneLine, percent } from '../../src/commands/render.js';
+import { columns, cut, oneLine, pad, padStart, percent } from '../../src/commands/render.js';
 import { type Sandbox, assistant, id, run, sandbox, sid, toolResult, user } from './fixture.js';
 
 let box: Sandbox;
@@ -214,7 +214,20 @@ describe('show rendering helpers', () => {
   it('cut ends in … only when it cuts', () => {
     expect(cut('abcdef', 6)).toBe('abcdef');
     expect(cut('abcdef', 4)).toBe('abc…');
-    expect(cut('a😀b😀c', 3)).toBe('a😀…');
+  });
+  it('cut, pad and padStart count terminal columns: two for a wide character or an emoji, none for a combining mark', () => {
+    // An emoji and a CJK character take two columns each: 'a😀…' would be four.
+    expect(cut('a😀b😀c', 3)).toBe('a…');
+    expect(cut('a😀b😀c', 4)).toBe('a😀…');
+    expect(cut('日本語のタイトル', 7)).toBe('日本語…');
+    expect(columns('日本語')).toBe(6);
+    expect(columns('e\u0301')).toBe(1);
+    expect(columns('한국어 ｆｕｌｌ')).toBe(15);
+    expect(pad('日本', 6)).toBe('日本  ');
+    expect(padStart('🎉', 4)).toBe('  🎉');
+    // Every row of a table padded to one width lines up on a terminal.
+    const rows = ['plain', '日本語', 'émoji 🎉'].map((t) => `${pad(t, 10)}|`);
+    expect(rows.map(columns)).toEqual([11, 11, 11]);
   });
   it('percent never rounds a loss up to 100%', () => {
     expect(percent(1)).toBe('100%');
