@@ -11,7 +11,7 @@ import { type PathFilter, type ResolvedConfig, applyRuleFlags, ignoreFilter, loa
 import { type Discovery, type DiscoverOptions, defaultProjectsRoot, discover, fsErrorReason } from '../core/discovery.js';
 import { PathError, UsageError } from '../core/errors.js';
 import type { LintOptions } from '../engine/linter.js';
-import { writeAtomically } from '../core/atomic-write.js';
+import { removeIfAbandoned, writeAtomically } from '../core/atomic-write.js';
 import { openCache } from '../engine/cache.js';
 import { lintGroups, startLintThreads } from '../engine/parallel.js';
 import type { FileResult } from '../core/types.js';
@@ -253,26 +253,17 @@ function temporaryPrefix(file: string): string {
   return `.${path.basename(file)}.cclint-`;
 }
 
-/** A temporary file this old was left by a run ended while it wrote (Ctrl-C ends a read-only command at once). */
-const LEFTOVER_MS = 60 * 60 * 1000;
-
 /** Deletes the temporary files an earlier write of `file` left behind, once they are an hour old. */
 function removeLeftovers(file: string): void {
   const prefix = temporaryPrefix(file);
   let names: string[];
   try {
-    names = fs.readdirSync(path.dirname(file)).filter((n) => n.startsWith(prefix) && /^\d+-[0-9a-f]{8}\.tmp$/.test(n.slice(prefix.length)));
+    names = fs.readdirSync(path.dirname(file));
   } catch {
     return;
   }
   for (const name of names) {
-    const leftover = path.join(path.dirname(file), name);
-    try {
-      const st = fs.lstatSync(leftover);
-      if (st.isFile() && Date.now() - st.mtimeMs > LEFTOVER_MS) fs.rmSync(leftover, { force: true });
-    } catch {
-      // another run may be writing or removing it
-    }
+    if (name.startsWith(prefix) && /^\d+-[0-9a-f]{8}\.tmp$/.test(name.slice(prefix.length))) removeIfAbandoned(path.join(path.dirname(file), name));
   }
 }
 

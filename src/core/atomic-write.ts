@@ -43,3 +43,20 @@ export function writeAtomically(file: string, fill: (write: (bytes: Buffer | str
     throw error;
   }
 }
+
+/** A temporary file this old was left by a run ended while it wrote (a kill, or Ctrl-C, which ends a read-only command at once). */
+const ABANDONED_MS = 60 * 60 * 1000;
+
+/**
+ * Deletes `file` when it is a regular file left by a write that never
+ * finished: older than an hour (a write in progress keeps touching it).
+ * Never throws: another run may be writing or removing it too.
+ */
+export function removeIfAbandoned(file: string): void {
+  try {
+    const st = fs.lstatSync(file);
+    if (st.isFile() && Date.now() - st.mtimeMs > ABANDONED_MS) fs.rmSync(file, { force: true });
+  } catch {
+    // gone already, or not ours to judge
+  }
+}

@@ -9,6 +9,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { removeIfAbandoned } from '../core/atomic-write.js';
 import { READ_FLAGS } from '../core/reader.js';
 import { VERSION } from '../version.js';
 
@@ -49,9 +50,6 @@ export function headerOf(head: Buffer, magic: string): Record<string, unknown> |
   }
 }
 
-/** A temporary file this old was left by a run that was killed while it wrote. */
-const ABANDONED_MS = 60 * 60 * 1000;
-
 /** Which files of the cache folder {@link pruneCacheFiles} looks at, and which it deletes. */
 export interface PruneRule {
   /** The names of the files of one kind (temporary files are named after them: the name, a dot, a suffix). */
@@ -65,7 +63,7 @@ export interface PruneRule {
 /**
  * Deletes the cache files no run will read again, by the header in their
  * first bytes (see {@link PruneRule}), and temporary files of the same kind
- * left by a run killed while it wrote (older than {@link ABANDONED_MS}).
+ * left by a run killed while it wrote ({@link removeIfAbandoned}).
  * `kept` (just written) is not looked at. A file that cannot be looked at
  * or deleted is left: another run may be writing or pruning too.
  */
@@ -83,7 +81,7 @@ export function pruneCacheFiles(dir: string, rule: PruneRule, kept?: string): vo
     const dot = name.indexOf('.bin.');
     try {
       if (dot !== -1) {
-        if (rule.names.test(name.slice(0, dot + 4)) && Date.now() - fs.statSync(file).mtimeMs > ABANDONED_MS) fs.rmSync(file, { force: true });
+        if (rule.names.test(name.slice(0, dot + 4))) removeIfAbandoned(file);
         continue;
       }
       if (!rule.names.test(name)) continue;
