@@ -100,7 +100,7 @@ export function hasUndecodableName(file: string): boolean {
 }
 
 /** What cclint says of a file it found but cannot open by its name. */
-export const UNDECODABLE_NAME = 'its name is not valid UTF-8, so cclint cannot open it by name (rename the file to read it)';
+const UNDECODABLE_NAME = 'its name is not valid UTF-8, so cclint cannot open it by name (rename the file to read it)';
 
 /** Where a transcript sits in the layout, from its path alone. */
 export function classifyPath(file: string, cwd: string): SessionFile {

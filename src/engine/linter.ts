@@ -15,7 +15,7 @@ import { resumeModel } from '../core/resume.js';
 import { violationSummaries } from '../core/api-request.js';
 import { factsOf } from '../core/views/sessions.js';
 import { type ExternalParent, type LineObserver, type SessionFile, SessionIndex } from '../core/session-index.js';
-import { hasUndecodableName, type SessionGroup, UNDECODABLE_NAME } from '../core/discovery.js';
+import { describeFsError, hasUndecodableName, type SessionGroup } from '../core/discovery.js';
 import { forkReport } from '../core/forks.js';
 import { scoreSession } from '../core/score.js';
 import { notTranscript } from '../core/transcript.js';
@@ -542,9 +542,7 @@ export function transcriptSource(file: string): ByteSource {
 }
 
 function readErrorMessage(error: unknown, shown: string): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'EACCES' || code === 'EPERM') return `${shown}: permission denied`;
-  if (code === 'EISDIR') return `${shown}: is a directory`;
-  if (code === 'ENOENT') return `${shown}: ${hasUndecodableName(shown) ? UNDECODABLE_NAME : 'vanished while being read'}`;
-  return `${shown}: cannot be read (${error instanceof Error ? error.message : String(error)})`;
+  // Listed by the walk a moment ago and not there now (unless its name could not be decoded, which describeFsError says).
+  if ((error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT' && !hasUndecodableName(shown)) return `${shown}: vanished while being read`;
+  return describeFsError(error, shown);
 }
