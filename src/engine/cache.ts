@@ -55,7 +55,7 @@ import { indexPath, STORE_AGAIN_SHARE, storedIndexOf, writeStoredIndex } from '.
 import { BIG_INPUT_BYTES, boundHeapGrowth } from '../tuning.js';
 import { hashInBackground } from './background-hash.js';
 import { indexOnTwoThreads } from './split-parse.js';
-import { type GroupInfo, type LintOptions, NeedsWholeFolder, type ReadFailure, transcriptSource } from './linter.js';
+import { type GroupInfo, indexFile, type LintOptions, NeedsWholeFolder, type ReadFailure, transcriptSource } from './linter.js';
 
 export { RACY_MS };
 
@@ -349,7 +349,8 @@ function indexerFor(
         // The build says why it cannot be read.
       }
     }
-    if (identity === undefined && !racy.has(file.path)) return SessionIndex.build(file, openerOf(file.path), observer);
+    // Nothing to keep or hash: read as the linter reads (on two threads from `splitBytes` up).
+    if (identity === undefined && !racy.has(file.path)) return indexFile(file, observer, splitBytes);
     // As the linter's reads do once they pass that size: what is read back here is that big an index.
     if (identity !== undefined && identity.size >= BIG_INPUT_BYTES) boundHeapGrowth();
     const store = (index: SessionIndex, digest: string, from: IndexCheckpoint | undefined): void => {
