@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { PathError } from '../core/errors.js';
-import type { FileStat, FsPort } from './fs-port.js';
+import type { FsPort } from './fs-port.js';
 import type { CommitOptions } from './options.js';
 import { homeFor, isInside, journalDir } from './state-paths.js';
 import type { FilePlan } from './types.js';
@@ -53,18 +53,6 @@ export function assertNoLinks(options: CommitOptions, plan: FilePlan, backupRoot
   }
   const home = homeFor(options);
   assertStateNotLinked(port, plan, [home, journalDir(options), backupRoot, auditLog]);
-  // The audit line is appended after the new bytes are in: a log that cannot take it must stop the fix before.
-  let log: FileStat | undefined;
-  try {
-    log = port.lstat(auditLog);
-  } catch {
-    log = undefined; // created with the first line
-  }
-  if (log !== undefined && !log.isFile) {
-    throw new PathError(
-      `refusing to write ${plan.file.displayPath}: cclint's audit log ${auditLog} is not a regular file (a folder, a named pipe, a device or a socket); nothing was changed`,
-    );
-  }
 }
 
 /** Throws {@link PathError} when one of these state paths is a symbolic link. */

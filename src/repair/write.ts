@@ -32,7 +32,7 @@
  * and commands use, so `commitPlan(plan, options)` stays the one entry point.
  */
 import path from 'node:path';
-import { BackupError, CclintError, ConcurrentModificationError } from '../core/errors.js';
+import { BackupError, CclintError, ConcurrentModificationError, PathError } from '../core/errors.js';
 import { VERSION } from '../version.js';
 import { appendAudit, auditFixes, newAuditId } from './audit.js';
 import { assertStateOutsideProjects, chooseBackupPath, writeBackup } from './backup.js';
@@ -146,6 +146,18 @@ export function commitWith(plan: FilePlan, options: CommitOptions, extras: Commi
     port.mkdirp(path.dirname(auditLog), 0o700);
   } catch (error) {
     throw new BackupError(`cannot create the folder of the audit log ${auditLog}: ${errorText(error)}; nothing was changed`);
+  }
+  // Nor for a log that is not a file (its append, non-blocking, would fail after the swap).
+  let log: FileStat | undefined;
+  try {
+    log = port.lstat(auditLog);
+  } catch {
+    log = undefined; // created with the first line
+  }
+  if (log !== undefined && !log.isFile) {
+    throw new PathError(
+      `refusing to write ${shown}: cclint's audit log ${auditLog} is not a regular file (a folder, a named pipe, a device or a socket); nothing was changed`,
+    );
   }
   let old: ReadHandle;
   try {
