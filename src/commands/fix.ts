@@ -13,6 +13,7 @@ import { Command, Option } from 'commander';
 import { escapeForTerminal, terminalSafeJson } from '../escape.js';
 import { describeFsError } from '../core/discovery.js';
 import { type ByteSource, fileSource } from '../core/reader.js';
+import type { SessionFile } from '../core/session-index.js';
 import { CclintError, InterruptedError, UsageError } from '../core/errors.js';
 import { indexFile, linkGroup, ProjectRegistry } from '../engine/linter.js';
 import { resumeModel } from '../core/resume.js';
@@ -122,7 +123,7 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
       const diff = await import('../repair/diff.js');
       const { colorDiff, rewritePatch, renderPatch } = diff;
       const { planFile } = await import('../repair/plan.js');
-      const { commitPlan, recoverJournals } = await import('../repair/write.js');
+      const { commitPlan, liveRefusal, recoverJournals } = await import('../repair/write.js');
       const { nodeFs } = await import('../repair/fs-port.js');
       if (options.dryRun !== true) {
         // Complete what a killed run left: a fix that landed gets its audit line (so it can be undone).
@@ -150,6 +151,13 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
       };
       const fsPort = nodeFs();
       const decidedBy: Decider = options.yes === true ? 'yes' : 'interactive';
+      const liveNow = (file: SessionFile): string | undefined => {
+        try {
+          return liveRefusal(file, fsPort.stat(file.path), writeOptions(io, fsPort, options, decidedBy));
+        } catch {
+          return undefined; // a file that cannot be looked at is reported by its read or its write
+        }
+      };
       let errorsLeft = 0;
       let hiddenUnsafe = 0;
       const progress = sessionProgress(io, options.dryRun === true ? 'planning' : 'fixing', discovery.groups.length, !interactive);
@@ -183,11 +191,14 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
               skipFile(file.displayPath, `unreadable: ${describeFsError(error, file.displayPath)}`);
               continue;
             }
+            // A live session is refused when written, so its questions are not asked:
+            // it is planned as --yes would, to tell whether it would be written.
+            const live = options.dryRun === true ? undefined : liveNow(file);
             try {
               const plan = await planFile(file, source, lint, {
                 allow,
                 rules: only,
-                decide: prompts?.decide,
+                decide: live === undefined ? prompts?.decide : undefined,
                 requested: options.stripThinking === true ? stripThinkingRequest : undefined,
                 link: (index) => linkGroup([index, ...others], registry),
                 pause,
@@ -201,6 +212,11 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
               errorsLeft += countBySeverity(plan.remaining).errorCount;
               // Fixes that cancel each other out leave nothing to write.
               if (plan.applied.length === 0 || plan.sha256After === plan.sha256Before) continue;
+              if (live !== undefined) {
+                skipFile(file.displayPath, live);
+                notWritten.add(plan);
+                continue;
+              }
               if (options.dryRun === true) {
                 if (options.format === 'stylish') {
                   progress.clear();

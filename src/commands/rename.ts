@@ -11,8 +11,8 @@
  */
 import type fs from 'node:fs';
 import { Command } from 'commander';
-import { describeFsError } from '../core/discovery.js';
-import { PathError, UsageError } from '../core/errors.js';
+import { classifyPath, describeFsError } from '../core/discovery.js';
+import { LiveSessionError, PathError, UsageError } from '../core/errors.js';
 import { RACY_MS, sameStat, settled, statOf } from '../core/file-stat.js';
 import { type ByteSource, fileSource } from '../core/reader.js';
 import { serializeRecord } from '../core/records.js';
@@ -176,12 +176,25 @@ transcript, a live session, a backup failure, the file changed meanwhile, an emp
       const title = rawTitle.replace(/\s+/g, ' ').trim();
       if (title === '') throw new UsageError('rename: give a title that is not blank');
       const file = resolveSessionPath(session, io);
-      // Looked at before it is read: if it is the same when the plan hashes it, the loaded index is reused.
-      const seen = statOf(file);
-      const index = loadSession(file, io);
-      if (index.file.role !== 'main') {
-        throw new UsageError(`${index.file.displayPath}: not a main session file (Claude Code titles sessions, not subagent transcripts)`);
+      const classified = classifyPath(file, io.cwd);
+      if (classified.role !== 'main') {
+        throw new UsageError(`${classified.displayPath}: not a main session file (Claude Code titles sessions, not subagent transcripts)`);
       }
+      const { commitPlan, liveRefusal } = await import('../repair/write.js');
+      const { nodeFs } = await import('../repair/fs-port.js');
+      const commitOptions = writeOptions(io, nodeFs(), options, 'yes', { keepMtime: true });
+      // Looked at before it is read: a live session is refused at once (the
+      // write would refuse it after the whole file was read), and if the file
+      // is the same when the plan hashes it, the loaded index is reused.
+      const seen = statOf(file);
+      let refusal: string | undefined;
+      try {
+        refusal = liveRefusal(classified, commitOptions.fs.stat(file), commitOptions);
+      } catch {
+        refusal = undefined; // a file that cannot be looked at is reported by its read
+      }
+      if (refusal !== undefined) throw new LiveSessionError(refusal);
+      const index = loadSession(file, io);
       const current = factsOf(index).customTitle;
       const shown = escapeForTerminal(index.file.displayPath);
       if (current === title) {
@@ -198,12 +211,10 @@ transcript, a live session, a backup failure, the file changed meanwhile, an emp
       let entry: AuditEntry;
       try {
         const plan = renamePlan(index, source, title, io, seen === undefined ? undefined : { seen, racyMs: RACY_MS });
-        const { commitPlan } = await import('../repair/write.js');
-        const { nodeFs } = await import('../repair/fs-port.js');
         // From here Ctrl-C waits for the write (see interrupt.ts); until now, reading and planning, it ended the run at once.
         handleInterrupts();
         // The file keeps its time, so `claude --continue` picks the same session as before.
-        entry = await critical(() => commitPlan(plan, writeOptions(io, nodeFs(), options, 'yes', { keepMtime: true })));
+        entry = await critical(() => commitPlan(plan, commitOptions));
       } finally {
         source.close();
       }

@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { LiveSessionError } from '../core/errors.js';
+import type { SessionFile } from '../core/session-index.js';
 import type { FileStat, FsPort } from './fs-port.js';
 import type { CommitOptions } from './options.js';
 import { claudeConfigDir } from './state-paths.js';
@@ -40,10 +41,10 @@ function headOf(port: FsPort, file: string, size: number): string {
 }
 
 /** The session ids a file may be registered under: its layout id, and the `sessionId` of its records. */
-function sessionIdsOf(plan: FilePlan, port: FsPort): Set<string> {
+function sessionIdsOf(file: SessionFile, size: number, port: FsPort): Set<string> {
   const ids = new Set<string>();
-  if (plan.file.layoutSessionId !== undefined) ids.add(plan.file.layoutSessionId);
-  const head = headOf(port, plan.file.path, plan.sizeBefore);
+  if (file.layoutSessionId !== undefined) ids.add(file.layoutSessionId);
+  const head = headOf(port, file.path, size);
   const match = /"sessionId"\s*:\s*"([^"]+)"/.exec(head);
   if (match?.[1] !== undefined) ids.add(match[1]);
   return ids;
@@ -81,30 +82,41 @@ function liveHolder(
   return undefined;
 }
 
-/** Step 1: throws {@link LiveSessionError} unless `force`. */
-export function assertNotLive(plan: FilePlan, stat: FileStat, options: CommitOptions): void {
-  if (options.force === true) return;
+/**
+ * Why writing `file` now would be refused as live, or undefined when it may
+ * be written (or `force` says to write anyway): changed within the settle
+ * time (by its mtime in `stat`), or held by a running Claude Code.
+ *
+ * The commit asks this at the moment of writing ({@link assertNotLive});
+ * `fix` and `rename` ask it before they read a file too, so that a live
+ * session is refused before its questions are asked or its bytes are read,
+ * not after.
+ */
+export function liveRefusal(file: SessionFile, stat: FileStat, options: CommitOptions): string | undefined {
+  if (options.force === true) return undefined;
   const now = (options.now ?? Date.now)();
   const settle = options.settleMs ?? DEFAULT_SETTLE_MS;
   const age = now - stat.mtimeMs;
-  const shown = plan.file.displayPath;
+  const shown = file.displayPath;
   const ours = options.ownWriteSince !== undefined && stat.mtimeMs >= options.ownWriteSince;
   if (age < settle && !ours) {
     const ago = age < 0 ? 'in the future (by its mtime)' : `${Math.round(age / 1000)} s ago`;
-    throw new LiveSessionError(
-      `refusing to write ${shown}: it changed ${ago} and may still be open in Claude Code; re-run after the session ends (wait a minute), or pass --force`,
-    );
+    return `refusing to write ${shown}: it changed ${ago} and may still be open in Claude Code; re-run after the session ends (wait a minute), or pass --force`;
   }
   const holder = liveHolder(
     options.fs,
     options.configDir ?? claudeConfigDir(options.env),
-    sessionIdsOf(plan, options.fs),
+    sessionIdsOf(file, stat.size, options.fs),
     options.isPidAlive ?? isPidAlive,
   );
   if (holder !== undefined) {
-    throw new LiveSessionError(
-      `refusing to write ${shown}: its session is open in a running Claude Code (pid ${holder.pid}, per ${holder.registryFile}); quit that session first, or pass --force`,
-    );
+    return `refusing to write ${shown}: its session is open in a running Claude Code (pid ${holder.pid}, per ${holder.registryFile}); quit that session first, or pass --force`;
   }
+  return undefined;
 }
 
+/** Step 2 of a commit: throws {@link LiveSessionError} unless `force`. */
+export function assertNotLive(plan: FilePlan, stat: FileStat, options: CommitOptions): void {
+  const refusal = liveRefusal(plan.file, stat, options);
+  if (refusal !== undefined) throw new LiveSessionError(refusal);
+}

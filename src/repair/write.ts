@@ -52,7 +52,7 @@ import type { AuditEntry, FilePlan } from './types.js';
 export { appendAudit, auditFixes, newAuditId, readAuditLog } from './audit.js';
 export { backupPathFor } from './backup.js';
 export { recoverJournals } from './journal.js';
-export { assertNotLive, DEFAULT_SETTLE_MS, isPidAlive } from './live.js';
+export { assertNotLive, DEFAULT_SETTLE_MS, isPidAlive, liveRefusal } from './live.js';
 export type { CommitOptions } from './options.js';
 export { cclintHome, claudeConfigDir, statePaths } from './state-paths.js';
 

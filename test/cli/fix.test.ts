@@ -115,6 +115,23 @@ describe('cclint fix', () => {
     expect(r.code).toBe(1);
   });
 
+  it('interactive: a live session is not asked about; it is skipped with the reason the write would give, and left as it was', async () => {
+    const file = path.join(dir, DUPLICATE);
+    const original = fs.readFileSync(file);
+    const now = new Date();
+    fs.utimesSync(file, now, now);
+    const r = await run(['fix', '--no-color', file], { env: box.env, cwd: box.root, tty: true, answers: ['y', 'y'] });
+    expect(r.stdout).not.toContain('Apply this');
+    expect(r.stderr).toMatch(new RegExp(`^cclint: skipped \\S*${DUPLICATE.replace('.', '\\.')}: refusing to write .*changed \\d+ s ago and may still be open in Claude Code.*--force$`, 'm'));
+    expect(r.stdout).toContain('applied 0 fix(es) in 0 of 1 file(s)');
+    expect(fs.readFileSync(file)).toEqual(original);
+    expect(r.code).toBe(2);
+    // With --force it is asked about as any other session.
+    const forced = await run(['fix', '--no-color', '--force', file], { env: box.env, cwd: box.root, tty: true, answers: ['n', 'n'] });
+    expect(forced.stdout.match(/Apply this unsafe fix\? \[y,N,a,d,q,\?\]/g)).toHaveLength(2);
+    expect(forced.code).toBe(1);
+  });
+
   it('interactive: a declined fix is not asked again when a later pass moves its line', async () => {
     const file = path.join(dir, CRASH);
     // Line 3 holds two glued records (split in two: every later line moves down); line 10 is torn.

@@ -99,6 +99,24 @@ describe('cclint rename', () => {
   });
 });
 
+describe('cclint rename of a live session', () => {
+  it('is refused before the file is read: a live file that is no transcript is refused as live, not judged', async () => {
+    const text = box.write(`${sid(3)}.jsonl`, []);
+    fs.writeFileSync(text, 'just some notes\nnot a transcript at all\n');
+    const now = new Date();
+    fs.utimesSync(text, now, now);
+    const live = await run(['rename', text, 'x'], box);
+    expect(live.code).toBe(2);
+    expect(live.stderr).toMatch(/^cclint: refusing to write \S+\.jsonl: it changed \d+ s ago and may still be open in Claude Code; .* or pass --force\n$/);
+    // Settled, it is read and judged.
+    fs.utimesSync(text, OLD, OLD);
+    const settled = await run(['rename', text, 'x'], box);
+    expect(settled.code).toBe(2);
+    expect(settled.stderr).toContain('transcript');
+    expect(settled.stderr).not.toContain('refusing to write');
+  });
+});
+
 describe('rename plan', () => {
   it('reads the session once for the new text\'s index and both digests', () => {
     const bytes = fs.readFileSync(file);
