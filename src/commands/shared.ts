@@ -11,7 +11,7 @@ import { type PathFilter, type ResolvedConfig, applyRuleFlags, ignoreFilter, loa
 import { type Discovery, type DiscoverOptions, defaultProjectsRoot, discover, fsErrorReason } from '../core/discovery.js';
 import { PathError, UsageError } from '../core/errors.js';
 import type { LintOptions } from '../engine/linter.js';
-import { removeIfAbandoned, writeAtomically } from '../core/atomic-write.js';
+import { removeIfAbandoned, writeAll, writeAtomically } from '../core/atomic-write.js';
 import { openCache } from '../engine/cache.js';
 import { lintGroups, startLintThreads } from '../engine/parallel.js';
 import type { FileResult } from '../core/types.js';
@@ -220,7 +220,7 @@ function writeWhole(file: string, pieces: Iterable<string>): void {
   const through = (): void => {
     const fd = fs.openSync(file, 'w');
     try {
-      for (const piece of pieces) fs.writeSync(fd, piece);
+      for (const piece of pieces) writeAll(fd, piece);
     } finally {
       fs.closeSync(fd);
     }

@@ -19,6 +19,17 @@ export interface AtomicWriteOptions {
   readonly keepMode?: number | undefined;
 }
 
+/**
+ * Writes all of `part` to `fd`. write(2) may take fewer bytes than asked (a
+ * disk filling up, a signal, a pipe): what it left is written again, and a
+ * string is written as its bytes so that its rest is not lost either.
+ */
+export function writeAll(fd: number, part: Buffer | string): void {
+  const bytes = typeof part === 'string' ? Buffer.from(part, 'utf8') : part;
+  let done = 0;
+  while (done < bytes.length) done += fs.writeSync(fd, bytes, done, bytes.length - done);
+}
+
 /** Writes `file` atomically: `fill` writes its parts (see the module's doc). */
 export function writeAtomically(file: string, fill: (write: (bytes: Buffer | string) => void) => void, options: AtomicWriteOptions = {}): void {
   const temporary = options.temporary ?? `${file}.${process.pid}.${threadId}.${crypto.randomBytes(4).toString('hex')}.tmp`;
@@ -26,14 +37,7 @@ export function writeAtomically(file: string, fill: (write: (bytes: Buffer | str
   try {
     try {
       if (options.keepMode !== undefined) fs.fchmodSync(fd, options.keepMode);
-      fill((bytes) => {
-        if (typeof bytes === 'string') {
-          fs.writeSync(fd, bytes);
-          return;
-        }
-        let done = 0;
-        while (done < bytes.length) done += fs.writeSync(fd, bytes, done, bytes.length - done);
-      });
+      fill((part) => writeAll(fd, part));
     } finally {
       fs.closeSync(fd);
     }
