@@ -269,10 +269,44 @@ function removeLeftovers(file: string): void {
 
 /** The checks of {@link writeFileFor} that need no writing, for a command to make before its scan. */
 export function checkWritableTarget(flag: string, file: string): void {
-  if (file.toLowerCase().endsWith('.jsonl')) {
+  if (isJsonlName(file)) {
     throw new UsageError(`${flag}: will not write a .jsonl file, which could be a transcript; give another name`);
   }
+  // A symbolic link is written through (as `>` would), so where it lands is
+  // what must not be a transcript: `out.html -> session.jsonl` overwrote one.
+  const lands = landingPath(file);
+  if (lands !== file && isJsonlName(lands)) {
+    throw new UsageError(
+      `${flag}: is a symbolic link to ${lands}, a .jsonl file, which could be a transcript; cclint will not write through it; give another name`,
+    );
+  }
   if (isFolder(file)) throw new UsageError(`${flag}: is a folder; give a file path`);
+}
+
+function isJsonlName(file: string): boolean {
+  return file.toLowerCase().endsWith('.jsonl');
+}
+
+/** Symbolic links followed this many times at most, as the kernel does (ELOOP). */
+const MAX_LINK_HOPS = 40;
+
+/**
+ * The path that writing `file` opens in the end: the last link of its chain
+ * of symbolic links (the path itself when it is none). A dangling link
+ * counts too: opening it for writing creates its target.
+ */
+function landingPath(file: string): string {
+  let current = file;
+  for (let hop = 0; hop < MAX_LINK_HOPS; hop++) {
+    let target: string;
+    try {
+      target = fs.readlinkSync(current);
+    } catch {
+      return current; // not a link, or not there
+    }
+    current = path.resolve(path.dirname(current), target);
+  }
+  return current;
 }
 
 /** Whether a path is a folder (a path that cannot be read is not: discovery reports it). */

@@ -76,6 +76,33 @@ describe('--output-file', () => {
     expect(fs.existsSync(path.join(box.root, 'baseline.jsonl'))).toBe(false);
   });
 
+  it('never writes through a symbolic link that lands on a .jsonl file, dangling or not (exit 2, nothing written)', async () => {
+    const transcript = path.join(project, HEALTHY);
+    const before = fs.readFileSync(transcript);
+    fs.symlinkSync(transcript, path.join(box.root, 'out.html'));
+    // Two hops, the last one relative to its own folder.
+    fs.symlinkSync('out.html', path.join(box.root, 'report.txt'));
+    for (const args of [
+      ['check', '--output-file', 'out.html', project],
+      ['check', '-o', 'report.txt', project],
+      ['sessions', '-o', 'out.html', project],
+      ['report', '-o', 'out.html', project],
+      ['export', '-o', 'out.html', transcript],
+      ['export', '--format', 'html', '-o', 'report.txt', transcript],
+      ['check', '--baseline', 'out.html', '--baseline-update', project],
+    ]) {
+      const r = await run(args, { env: box.env, cwd: box.root });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(/: is a symbolic link to \S+\.jsonl, a \.jsonl file, which could be a transcript; cclint will not write through it; give another name\n$/);
+    }
+    expect(fs.readFileSync(transcript).equals(before)).toBe(true);
+    // A dangling link would create its target: a new file the next run reads as a transcript.
+    const ghost = path.join(project, 'aaaaaaaa-1111-4111-8111-111111111111.jsonl');
+    fs.symlinkSync(ghost, path.join(box.root, 'ghost.json'));
+    expect((await check('--format', 'json', '-o', 'ghost.json', project)).code).toBe(2);
+    expect(fs.existsSync(ghost)).toBe(false);
+  });
+
   it('replaces a file whole, keeping its mode, and writes through a symbolic link; leaves no temporary file', async () => {
     const target = path.join(box.root, 'out.json');
     fs.writeFileSync(target, 'an older report that is longer than nothing at all'.repeat(10_000));
