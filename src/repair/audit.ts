@@ -105,6 +105,17 @@ export function appendAudit(port: FsPort, auditLog: string, entry: AuditEntry): 
   port.appendFile(auditLog, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
 }
 
+/**
+ * Whether the first bytes of a file are those of an audit log: an entry's
+ * line starts with its `id`, and names the file's hashes and backup before
+ * its fixes, so 4 KB tell it from a transcript (whose rows never start with
+ * `"id"`) or any other file, which cclint must not append to.
+ */
+export function isAuditLogHead(head: string): boolean {
+  const first = head.trimStart();
+  return first.startsWith('{"id":"') && first.includes('"sha256Before":"') && first.includes('"backup":"');
+}
+
 /** Every parseable entry of an audit log, oldest first; [] when there is no log. */
 export function readAuditLog(port: FsPort, file: string): AuditEntry[] {
   let text: string;

@@ -35,17 +35,31 @@ export function backupPathFor(plan: FilePlan, backupRoot: string, nowMs: number)
   );
 }
 
-/** Refuses a backup folder or audit log inside the projects root, where Claude Code would list them. */
-export function assertStateOutsideProjects(options: CommitOptions, backupRoot: string, auditLog: string): void {
-  const projectsRoot = path.resolve(options.cwd ?? process.cwd(), options.projectsRoot);
+/**
+ * Refuses a backup folder or audit log inside a projects root, where Claude
+ * Code would list them: the default one, and the `projects` folder that
+ * holds the session being written when that is another (a copy of another
+ * machine's `~/.claude`, say). Before the second, `--audit-log` could name
+ * another session of the folder, or the very session being fixed, and get
+ * the audit line appended to it.
+ */
+export function assertStateOutsideProjects(options: CommitOptions, plan: FilePlan, backupRoot: string, auditLog: string): void {
+  const cwd = options.cwd ?? process.cwd();
+  const roots = [path.resolve(cwd, options.projectsRoot)];
+  // Claude Code keeps its project folders in `<config>/projects`; a file
+  // elsewhere (a session saved in ~/Downloads) has no projects root to keep out of.
+  const holder = path.dirname(path.resolve(cwd, plan.file.projectDir));
+  if (path.basename(holder) === 'projects') roots.push(holder);
   for (const [what, where] of [
     ['backup folder', backupRoot],
     ['audit log', auditLog],
   ] as const) {
-    if (isInside(where, projectsRoot)) {
-      throw new BackupError(
-        `refusing to keep the ${what} at ${where}: it is inside the Claude Code projects folder ${projectsRoot}, where Claude Code would see it; set CCLINT_HOME or --backup-dir/--audit-log to a folder outside it`,
-      );
+    for (const root of roots) {
+      if (isInside(where, root)) {
+        throw new BackupError(
+          `refusing to keep the ${what} at ${where}: it is inside the Claude Code projects folder ${root}, where Claude Code would see it; set CCLINT_HOME or --backup-dir/--audit-log to a folder outside it`,
+        );
+      }
     }
   }
 }

@@ -186,3 +186,17 @@ export function errorText(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return code !== undefined && !message.includes(code) ? `${code}: ${message}` : message;
 }
+
+/** The first `bytes` bytes of `file` as UTF-8 ('' when it cannot be read). */
+export function headOfFile(port: FsPort, file: string, bytes: number): string {
+  try {
+    const handle = port.openRead(file);
+    try {
+      return handle.read(0, Math.min(bytes, handle.size())).toString('utf8');
+    } finally {
+      handle.close();
+    }
+  } catch {
+    return '';
+  }
+}

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { LiveSessionError } from '../core/errors.js';
 import type { SessionFile } from '../core/session-index.js';
-import type { FileStat, FsPort } from './fs-port.js';
+import { type FileStat, type FsPort, headOfFile } from './fs-port.js';
 import type { CommitOptions } from './options.js';
 import { claudeConfigDir } from './state-paths.js';
 import type { FilePlan } from './types.js';
@@ -26,25 +26,12 @@ export function isPidAlive(pid: number): boolean {
   }
 }
 
-/** The first bytes of the file, where its first record's `sessionId` is. */
-function headOf(port: FsPort, file: string, size: number): string {
-  try {
-    const handle = port.openRead(file);
-    try {
-      return handle.read(0, Math.min(size, 64 * 1024)).toString('utf8');
-    } finally {
-      handle.close();
-    }
-  } catch {
-    return '';
-  }
-}
-
 /** The session ids a file may be registered under: its layout id, and the `sessionId` of its records. */
 function sessionIdsOf(file: SessionFile, size: number, port: FsPort): Set<string> {
   const ids = new Set<string>();
   if (file.layoutSessionId !== undefined) ids.add(file.layoutSessionId);
-  const head = headOf(port, file.path, size);
+  // The first record's `sessionId` is in the first bytes.
+  const head = headOfFile(port, file.path, Math.min(size, 64 * 1024));
   const match = /"sessionId"\s*:\s*"([^"]+)"/.exec(head);
   if (match?.[1] !== undefined) ids.add(match[1]);
   return ids;

@@ -34,11 +34,11 @@
 import path from 'node:path';
 import { BackupError, CclintError, ConcurrentModificationError, PathError } from '../core/errors.js';
 import { VERSION } from '../version.js';
-import { appendAudit, auditFixes, newAuditId } from './audit.js';
+import { appendAudit, auditFixes, isAuditLogHead, newAuditId } from './audit.js';
 import { assertStateOutsideProjects, chooseBackupPath, writeBackup } from './backup.js';
 import { handleContent, rewriteContent } from './content.js';
 import type { FileStat, FsPort, ReadHandle } from './fs-port.js';
-import { errorText, removeQuietly } from './fs-port.js';
+import { errorText, headOfFile, removeQuietly } from './fs-port.js';
 import { addUuidFields } from './uuids.js';
 import { beginJournal, hashPrefix, keptInodePath, recoverJournals, settleJournal, tempPathFor } from './journal.js';
 import type { JournalRecord } from './journal.js';
@@ -137,7 +137,7 @@ export function commitWith(plan: FilePlan, options: CommitOptions, extras: Commi
     throw new ConcurrentModificationError(`cannot write ${shown}: ${errorText(error)}; it was there when the fix was planned`);
   }
   assertNotLive(plan, stat, options);
-  assertStateOutsideProjects(options, backupRoot, auditLog);
+  assertStateOutsideProjects(options, plan, backupRoot, auditLog);
 
   // 3. Open the file, choose the backup, record the intent.
   secureHome(options);
@@ -157,6 +157,12 @@ export function commitWith(plan: FilePlan, options: CommitOptions, extras: Commi
   if (log !== undefined && !log.isFile) {
     throw new PathError(
       `refusing to write ${shown}: cclint's audit log ${auditLog} is not a regular file (a folder, a named pipe, a device or a socket); nothing was changed`,
+    );
+  }
+  // Nor for a file that is not an audit log: `--audit-log other-session.jsonl` appended the line to that session.
+  if (log !== undefined && log.size > 0 && !isAuditLogHead(headOfFile(port, auditLog, 4096))) {
+    throw new PathError(
+      `refusing to write ${shown}: ${auditLog} is not a cclint audit log (its first line is not an audit entry), and cclint appends only to its own; give another --audit-log; nothing was changed`,
     );
   }
   let old: ReadHandle;

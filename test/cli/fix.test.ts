@@ -132,6 +132,51 @@ describe('cclint fix', () => {
     expect(forced.code).toBe(1);
   });
 
+  it('never appends the audit line to a file that is not an audit log, nor keeps state in the projects folder holding the session (exit 2, nothing changed)', async () => {
+    const file = path.join(dir, PHANTOM);
+    const other = path.join(dir, CRASH);
+    const before = snapshot(dir);
+    const outside = path.join(box.root, 'old-notes.jsonl');
+    fs.writeFileSync(outside, '{"type":"user","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"hi"}}\n');
+    // A session saved outside any projects folder, named as its own audit log.
+    const loose = path.join(box.root, 'saved', PHANTOM);
+    fs.mkdirSync(path.dirname(loose));
+    fs.copyFileSync(file, loose);
+    fs.utimesSync(loose, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    for (const [log, target] of [
+      [outside, file],
+      [loose, loose],
+    ] as const) {
+      const r = await run(['fix', '--yes', '--audit-log', log, target], { env: box.env, cwd: box.root });
+      expect(r.code, log).toBe(2);
+      expect(r.stderr).toContain(`${log} is not a cclint audit log (its first line is not an audit entry), and cclint appends only to its own; give another --audit-log; nothing was changed`);
+    }
+    expect(fs.readFileSync(outside, 'utf8')).toBe('{"type":"user","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"hi"}}\n');
+    expect(fs.readFileSync(loose)).toEqual(before.get(PHANTOM));
+    // Another session of the folder, and a projects folder that is not the default one.
+    const copy = copyDemo(box, path.join(box.root, 'laptop', 'projects'));
+    for (const args of [
+      ['--audit-log', file],
+      ['--audit-log', other],
+      ['--audit-log', path.join(copy, 'audit.jsonl')],
+      ['--backup-dir', path.join(box.root, 'laptop', 'projects', 'backups')],
+    ]) {
+      const target = args[1]?.startsWith(copy) || args[1]?.includes('laptop') ? path.join(copy, PHANTOM) : file;
+      const r = await run(['fix', '--yes', ...args, target], { env: box.env, cwd: box.root });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/refusing to keep the (audit log|backup folder) at .*: it is inside the Claude Code projects folder /);
+    }
+    expect(snapshot(dir)).toEqual(before);
+    expect(fs.readFileSync(path.join(copy, PHANTOM))).toEqual(before.get(PHANTOM));
+    expect(fs.existsSync(path.join(copy, 'audit.jsonl'))).toBe(false);
+    expect(fs.existsSync(path.join(box.root, 'laptop', 'projects', 'backups'))).toBe(false);
+    // Its own log, with entries, is appended to as before.
+    const log = path.join(box.root, 'audit.jsonl');
+    expect((await run(['fix', '--yes', '--audit-log', log, file], { env: box.env, cwd: box.root })).code).toBe(0);
+    expect((await run(['fix', '--yes', '--audit-log', log, other], { env: box.env, cwd: box.root })).code).toBe(0);
+    expect(fs.readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(2);
+  });
+
   it('interactive: a declined fix is not asked again when a later pass moves its line', async () => {
     const file = path.join(dir, CRASH);
     // Line 3 holds two glued records (split in two: every later line moves down); line 10 is torn.
