@@ -81,10 +81,15 @@ export function jsonText(value: unknown, limit = Number.POSITIVE_INFINITY): stri
 /**
  * `JSON.stringify(value)`, the native way when it can, and {@link jsonText}
  * when the value is too deep for it.
+ *
+ * With `indent`, `JSON.stringify(value, null, indent)` when it can; a value
+ * too deep for it comes compact, as {@link jsonText} writes it: the same
+ * JSON, on one line (indenting 100,000 levels would be some 10 GB of
+ * spaces, more than a string can hold).
  */
-export function jsonTextOfAnyDepth(value: unknown): string {
+export function jsonTextOfAnyDepth(value: unknown, indent?: number): string {
   try {
-    return JSON.stringify(value) ?? 'null';
+    return JSON.stringify(value, null, indent) ?? 'null';
   } catch (error) {
     if (error instanceof RangeError) return jsonText(value);
     throw error;

@@ -2,12 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { classifyPath } from '../../src/core/discovery.js';
+import { jsonText } from '../../src/core/json-text.js';
 import { resumeModel } from '../../src/core/resume.js';
 import { conversationOf } from '../../src/core/views/conversation.js';
 import { redact } from '../../src/core/views/redact.js';
 import { indexFile } from '../../src/engine/linter.js';
 import { conversationMarkdown, conversationMarkdownPieces } from '../../src/formatters/markdown.js';
-import { type Sandbox, assistant, run, sandbox, sid, toolResult, user } from './fixture.js';
+import { PROJECT, type Sandbox, assistant, run, sandbox, sid, toolResult, user } from './fixture.js';
 
 let box: Sandbox;
 beforeEach(() => {
@@ -127,6 +128,62 @@ describe('cclint export', () => {
     expect((await run(['export', '-o', 'x.jsonl', REL], box)).code).toBe(2);
     expect((await run(['export', 'nope.jsonl'], box)).code).toBe(2);
   });
+});
+
+describe('cclint export of a tool call nested deeper than JSON.stringify goes', () => {
+  /**
+   * A session whose tool call's input and tool result's content are nested
+   * `levels` deep, each with a fake secret at the bottom. Written as text:
+   * JSON.stringify throws on them (RangeError, a few thousand levels down).
+   */
+  function writeDeep(levels: number): { input: string; result: string } {
+    const input = `{"command":"ls","a":${'['.repeat(levels)}{"token":"${FAKE.anthropic}","marker":"deep-input-end"}${']'.repeat(levels)}}`;
+    const result = `{"r":${'['.repeat(levels)}"${FAKE.github} deep-result-end"${']'.repeat(levels)}}`;
+    const call = JSON.stringify(assistant(2, 1, 'running it', { tools: [['t1', 'Bash']] })).replace('"input":{}', `"input":${input}`);
+    const answer = JSON.stringify(toolResult(3, 2, 't1')).replace('"content":"ok"', `"content":${result}`);
+    const file = path.join(box.projects, PROJECT, `${sid(1)}.jsonl`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, `${[JSON.stringify(user(1, null, 'go')), call, answer, JSON.stringify(assistant(4, 3, 'done'))].join('\n')}\n`);
+    return { input, result };
+  }
+
+  for (const levels of [5_000, 100_000]) {
+    it(`writes md, html and redacted md of a tool input and result ${levels.toLocaleString('en-US')} levels deep, secrets masked`, async () => {
+      const deep = writeDeep(levels);
+      expect(() => JSON.stringify(JSON.parse(deep.input), null, 2)).toThrow(RangeError);
+
+      const md = await run(['export', REL], box);
+      expect(md.stderr).toBe('');
+      expect(md.code).toBe(0);
+      expect(md.stdout.split('\n').filter((l) => l.startsWith('## '))).toHaveLength(4);
+      expect(md.stdout).toContain('<details><summary>Tool call: Bash</summary>\n\n```json\n');
+      // The input's own JSON: indented where JSON.stringify can indent it, else compact, on one line.
+      const shown = /```json\n([\s\S]*?)\n```/.exec(md.stdout)?.[1] ?? '';
+      expect(jsonText(JSON.parse(shown))).toBe(deep.input);
+      if (levels === 100_000) expect(shown).toBe(deep.input);
+      expect(md.stdout).toContain(`<details><summary>Tool result</summary>\n\n\`\`\`\n${deep.result}\n\`\`\`\n\n</details>`);
+      expect(md.stdout).toContain(FAKE.anthropic);
+
+      const html = await run(['export', '--format', 'html', REL], box);
+      expect(html.stderr).toBe('');
+      expect(html.code).toBe(0);
+      expect(html.stdout).toContain('<h3>The conversation (4 messages)</h3>');
+      expect(html.stdout).toContain('<details><summary>Tool call: Bash</summary><pre>{');
+      expect(html.stdout).toContain('deep-input-end');
+      expect(html.stdout).toContain('deep-result-end');
+
+      for (const format of ['md', 'html']) {
+        const redacted = await run(['export', '--redact', '--format', format, REL], box);
+        expect(redacted.code).toBe(0);
+        expect(redacted.stderr).toBe('cclint: masked 2 secrets (1 anthropic-key, 1 github-token)\n');
+        expect(redacted.stdout).not.toContain(FAKE.anthropic);
+        expect(redacted.stdout).not.toContain(FAKE.github);
+        expect(redacted.stdout).toContain('[REDACTED:anthropic-key]');
+        expect(redacted.stdout).toContain('[REDACTED:github-token] deep-result-end');
+        expect(redacted.stdout).toContain('deep-input-end');
+      }
+    });
+  }
 });
 
 describe('redact', () => {

@@ -44,4 +44,12 @@ describe('jsonTextOfAnyDepth', () => {
     const value = deep(50_000);
     expect(jsonTextOfAnyDepth(value)).toBe(jsonText(value));
   });
+
+  it('indents as JSON.stringify does when it can, and writes a value too deep for it compact', () => {
+    expect(jsonTextOfAnyDepth({ a: [1] }, 2)).toBe('{\n  "a": [\n    1\n  ]\n}');
+    expect(jsonTextOfAnyDepth(undefined, 2)).toBe('null');
+    const value = deep(100_000);
+    expect(() => JSON.stringify(value, null, 2)).toThrow(RangeError);
+    expect(jsonTextOfAnyDepth(value, 2)).toBe(jsonText(value));
+  });
 });

@@ -3,6 +3,7 @@
  * for a subagent's transcript (never resumed) its own thread. Shared by
  * `show`, `tree`, `export` and the report.
  */
+import { jsonTextOfAnyDepth } from '../json-text.js';
 import type { RecordSummary } from '../records.js';
 import type { SessionIndex } from '../session-index.js';
 import { shellWord } from '../../shell-word.js';
@@ -53,7 +54,8 @@ export type MessagePart =
 
 function resultText(content: Json): string {
   if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return content === undefined ? '' : JSON.stringify(content);
+  // Any depth: a result's content can be nested too deep for JSON.stringify.
+  if (!Array.isArray(content)) return content === undefined ? '' : jsonTextOfAnyDepth(content);
   return content
     .map((b) => {
       const o = asObject(b);
@@ -86,7 +88,9 @@ export function messageParts(record: Record<string, Json> | undefined): MessageP
           kind: 'tool-use',
           id: typeof b.id === 'string' ? b.id : '',
           name: typeof b.name === 'string' ? b.name : 'tool',
-          input: JSON.stringify(b.input ?? {}, null, 2),
+          // Indented as JSON.stringify indents it; an input nested too deep for it
+          // (a transcript is untrusted) comes compact, the same JSON on one line.
+          input: jsonTextOfAnyDepth(b.input ?? {}, 2),
         });
         break;
       case 'tool_result':
