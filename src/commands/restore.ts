@@ -41,7 +41,8 @@ function listText(rows: readonly AuditListRow[], cwd: string): string {
     r.what,
     classifyPath(r.file, cwd).displayPath,
   ].map((c) => escapeForTerminal(c)));
-  const widths = [0, 1, 2, 3].map((i) => Math.max(...cells.map((c) => (c[i] as string).length)));
+  // Reduced, not Math.max(...column): a long audit log has more rows than a call can take arguments.
+  const widths = [0, 1, 2, 3].map((i) => cells.reduce((width, c) => Math.max(width, (c[i] as string).length), 0));
   return `${cells.map((c) => c.map((cell, i) => (i < 4 ? cell.padEnd(widths[i] as number) : cell)).join('  ')).join('\n')}\n`;
 }
 

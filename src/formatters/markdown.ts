@@ -10,7 +10,10 @@ import type { Conversation, MessagePart } from '../core/views/conversation.js';
 import { escapeHtml } from './html-escape.js';
 
 function fence(text: string, lang = ''): string {
-  const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  // A loop, not Math.max(...runs): a long tool output can hold more backtick
+  // runs than a call can take arguments.
+  let longest = 2;
+  for (const run of text.matchAll(/`+/g)) if (run[0].length > longest) longest = run[0].length;
   const f = '`'.repeat(longest + 1);
   return `${f}${lang}\n${text.replace(/\n$/, '')}\n${f}`;
 }

@@ -31,6 +31,22 @@ const FAKE = {
 };
 
 describe('cclint export', () => {
+  it('fences a tool output holding more backtick runs than a call takes arguments (300,000), with a fence longer than its longest run', async () => {
+    const output = `${'`x '.repeat(300_000)}and \`\`\`\`\` five`;
+    box.write(`${sid(1)}.jsonl`, [
+      user(1, null, 'run it'),
+      assistant(2, 1, '', { tools: [['toolu_1', 'Bash']] }),
+      {
+        ...toolResult(3, 2, 'toolu_1'),
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: output }] },
+      },
+    ]);
+    const r = await run(['export', REL], box);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`\`\`\`\`\`\`\n${output}\n\`\`\`\`\`\``);
+  });
+
   it('writes every message show lists, in order, as Markdown with a heading per message', async () => {
     box.write(`${sid(1)}.jsonl`, [
       user(1, null, 'first prompt'),
