@@ -404,6 +404,25 @@ function aboveResults(index: SessionIndex, m: RecordSummary): RecordSummary | un
   return undefined;
 }
 
+/**
+ * Whether `owner`, a row without a `message.id` to tell its response by (or
+ * `from` without one), is reached from `from` up a run of assistant rows:
+ * the rows of one response, written one under the other, as they are when
+ * a transcript lost its message ids (a third-party rewrite). A result
+ * under the results of that run's later calls is then where Claude Code
+ * puts it, and the chain from it passes its call: nothing is skipped, and
+ * relinking it to its call would drop the calls and results in between.
+ */
+function sameTurnAbove(index: SessionIndex, from: RecordSummary, owner: RecordSummary): boolean {
+  if (owner.messageId !== undefined && from.messageId !== undefined) return false; // told apart by inResponse
+  let current: RecordSummary | undefined = from;
+  for (let steps = 0; current !== undefined && current.type === 'assistant' && steps < 256; steps++) {
+    if (current === owner) return true;
+    current = nearestMessage(index, index.parentOf(current));
+  }
+  return false;
+}
+
 /** Whether `m` belongs to the API response `messageId`: one of its rows, or a row of results answering it. */
 function inResponse(index: SessionIndex, m: RecordSummary, messageId: string): boolean {
   if (m.type === 'assistant') return m.messageId === messageId;
@@ -458,6 +477,7 @@ export function misplacedParents(index: SessionIndex): RecordSummary[] {
       if (owners.length === 0 || owners.some((o) => [m, answered].some((x) => x !== undefined && (x === o || (o.messageId !== undefined && inResponse(index, x, o.messageId)))))) {
         continue;
       }
+      if (answered !== undefined && owners.some((o) => sameTurnAbove(index, answered, o))) continue;
       out.push(r);
     } else if (started) {
       // Rows of one response written again under the same parent (a

@@ -9,7 +9,11 @@
  * its `message.id`) whose parent is outside that response; the first row of
  * a response whose parent was written before the user row it answers.
  * Hooks, attachments and progress rows between a row and its parent are
- * looked through. In the real sessions of the corpus every such link holds.
+ * looked through. Rows that lost their `message.id` (a third-party rewrite
+ * such as the hive-mind extractor's) are told apart by the run of assistant
+ * rows written one under the other, as one response's rows are: a result
+ * under the results of that run's later calls is where Claude Code puts it.
+ * In the real sessions of the corpus every such link holds.
  *
  * ## Why it matters
  * `claude --resume` follows the link as written. Pointing back past rows

@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { discover } from '../../src/core/discovery.js';
-import { lintGroup, ProjectRegistry } from '../../src/engine/linter.js';
+import { indexFile, lintGroup, linkGroup, ProjectRegistry } from '../../src/engine/linter.js';
+import { planFile } from '../../src/repair/plan.js';
 import type { FileResult } from '../../src/core/types.js';
 import { RULES } from '../../src/rules/index.js';
 import {
@@ -71,6 +72,39 @@ function apiInvalid(results: ReadonlyMap<string, FileResult>): string[] {
     .sort();
 }
 
+/** The fixes that only relink a row (its parentUuid): none of them removes a message on purpose. */
+const RELINK_RULES: ReadonlySet<string> = new Set(['phantom-parent', 'orphan-root', 'misplaced-parent', 'parent-cycle']);
+
+/**
+ * Files whose plan, with unsafe fixes allowed, only relinks and yet makes
+ * either reader load fewer messages than it does today: a relink may bring
+ * history back, never lose what resume shows now. The planner's gate lets
+ * go of what a wrong stand-in brings in, so this holds it to the corpus.
+ */
+async function relinksThatLoseMessages(corpus: Corpus): Promise<string[]> {
+  const discovery = discover([corpus.root], corpus.root);
+  const registry = new ProjectRegistry(discovery.projectFiles);
+  const lint = { rules: RULES, severities: new Map() };
+  const lost: string[] = [];
+  for (const group of discovery.groups) {
+    const indexes = group.files.map((f) => indexFile(f));
+    for (const [i, file] of group.files.entries()) {
+      const others = indexes.filter((_, j) => j !== i);
+      const plan = await planFile(file, fs.readFileSync(file.path), lint, {
+        allow: new Set(['safe', 'unsafe']),
+        link: (index) => linkGroup([index, ...others], registry),
+      });
+      if (plan.applied.length === 0 || !plan.applied.every((a) => RELINK_RULES.has(a.ruleId))) continue;
+      const [before, after] = [plan.resumeBefore, plan.resumeAfter];
+      if (before === undefined || after === undefined) continue;
+      if (after.loaded < before.loaded || after.sdk < before.sdk) {
+        lost.push(`${path.relative(corpus.root, file.path)}: resume ${before.loaded} -> ${after.loaded}, sdk ${before.sdk} -> ${after.sdk}`);
+      }
+    }
+  }
+  return lost;
+}
+
 const notTranscripts = (results: ReadonlyMap<string, FileResult>): string[] =>
   [...results.values()]
     .filter((r) => r.findings.some((f) => f.ruleId === 'not-a-transcript'))
@@ -117,6 +151,10 @@ describe('bundled corpus sweep', () => {
     expect(apiInvalid(results)).toEqual(['agtrace/fixtures/sample-uuid-session.jsonl thinking-signature-missing']);
   });
 
+  it('plans no relink, even unsafe, that makes resume load fewer messages than it does today', async () => {
+    expect(await relinksThatLoseMessages(BUNDLED_CORPUS)).toEqual([]);
+  });
+
   it('calls no bundled file "not a transcript"', () => {
     expect(notTranscripts(results)).toEqual([]);
   });
@@ -157,6 +195,12 @@ describeSharedCorpus('corpus sweep', (corpus) => {
     expect(rulesIn(results, 'cchat/edge_cases.jsonl').has('invalid-json')).toBe(true);
     expect(rulesIn(results, 'claude-code-log/edge_cases.jsonl').has('duplicate-uuid')).toBe(true);
     expect(rulesIn(results, 'claude-code-log/edge_cases.jsonl').has('orphan-root')).toBe(true);
+  });
+
+  it('plans no relink, even unsafe, that makes resume load fewer messages than it does today', async () => {
+    // alignment-hive extracted/511c359f-…: its rows lost their message.id, and misplaced-parent took the
+    // results of parallel calls for strays: relinked, 17 calls and results fell off the chain (134 -> 117).
+    expect(await relinksThatLoseMessages(corpus)).toEqual([]);
   });
 
   it('calls no corpus file "not a transcript" but the two hand-written usage-only fixtures', () => {

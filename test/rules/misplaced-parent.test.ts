@@ -1,6 +1,13 @@
 import rule from '../../src/rules/misplaced-parent.js';
 import { ruleTester } from '../helpers/rule-tester.js';
 import { assistant, progress, system, toolResult, user } from '../helpers/records.js';
+import type { JsonObject } from '../../src/core/types.js';
+
+/** The row as the hive-mind extractor leaves it: no `message.id` (SOURCES.md, alignment-hive). */
+function withoutMessageId(record: JsonObject): JsonObject {
+  const { id: _dropped, ...message } = record.message as JsonObject;
+  return { ...record, message };
+}
 
 ruleTester(rule, {
   valid: [
@@ -54,11 +61,47 @@ ruleTester(rule, {
       ],
     },
     {
+      // alignment-hive extracted/511c359f-….jsonl (SOURCES.md): the hive-mind extractor strips
+      // message.id; two parallel calls, the first call's result under the second call's result.
+      name: 'parallel calls without message ids: the first result under the second result, its call up the run of calls',
+      records: [
+        user('u1'),
+        withoutMessageId(assistant('a1', { parent: 'u1', toolUse: ['t1'] })),
+        withoutMessageId(assistant('a1b', { parent: 'a1', toolUse: ['t2'] })),
+        toolResult('r2', { parent: 'a1b', toolUseId: 't2' }),
+        toolResult('r1', { parent: 'r2', toolUseId: 't1' }),
+        withoutMessageId(assistant('a2', { parent: 'r1' })),
+      ],
+    },
+    {
       name: 'a tool result whose call is nowhere is left to orphan-tool-result',
       records: [user('u1'), assistant('a1', { parent: 'u1' }), toolResult('r1', { parent: 'u1', toolUseId: 'gone' })],
     },
   ],
   invalid: [
+    {
+      name: 'without message ids, a result under another turn\'s result: its call is not up the run of calls',
+      records: [
+        user('u1'),
+        withoutMessageId(assistant('a1', { parent: 'u1', toolUse: ['t1'] })),
+        toolResult('r1', { parent: 'a1', toolUseId: 't1' }),
+        withoutMessageId(assistant('a2', { parent: 'r1', toolUse: ['t2'] })),
+        toolResult('r2', { parent: 'a2', toolUseId: 't2' }),
+        toolResult('r1b', { parent: 'r2', toolUseId: 't1' }),
+      ],
+      errors: [{ messageId: 'toolResult', line: 6, uuid: 'r1b', severity: 'warning', fix: { applicability: 'unsafe' } }],
+    },
+    {
+      name: 'with message ids, parallel-looking calls of two responses are still told apart',
+      records: [
+        user('u1'),
+        assistant('a1', { parent: 'u1', messageId: 'm1', toolUse: ['t1'] }),
+        assistant('a1b', { parent: 'a1', messageId: 'm2', toolUse: ['t2'] }),
+        toolResult('r2', { parent: 'a1b', toolUseId: 't2' }),
+        toolResult('r1', { parent: 'r2', toolUseId: 't1' }),
+      ],
+      errors: [{ messageId: 'toolResult', line: 5, uuid: 'r1', severity: 'warning', fix: { applicability: 'unsafe' } }],
+    },
     {
       name: 'a tool result hanging from a row before its call: resume skips the call',
       records: [
