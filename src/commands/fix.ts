@@ -107,7 +107,9 @@ Examples:
 Every write: journal, backup (mode 0600) under $CCLINT_HOME/backups, re-hash to catch concurrent
 changes, atomic rename carrying lines a live session appends meanwhile, one audit line. A killed run is
 completed by the next fix or restore. A file that cannot be done is skipped with its reason.
-A fix that would add a finding or lower resume fidelity is dropped.
+A fix is dropped when it would add a finding (a tool call or result whose partner the break had
+already destroyed may show up as a warning once history is back), would stop resume loading a message
+of the conversation it loads today, or would bring in an abandoned attempt.
 Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could not do its job, 130 interrupted.`,
     )
     .action(async (paths: string[], options: FixOptions) => {
