@@ -407,6 +407,24 @@ function excerptOf(text: string): string {
 }
 
 /**
+ * What a `parentUuid` that is neither a string nor null stands for, as the
+ * real CLI reads it (checked with it, 2.1.330): its walk stops at a falsy
+ * link (`false`, `0`), as at `""`, and looks a truthy one (`{}`, `[]`, `5`,
+ * `true`) up, finds nothing, and treats it as a parent that is not there
+ * (bridging to a row at most 5 s older, else cutting history). So a falsy
+ * value reads as `""` and a truthy one as a name no record has: a short
+ * description of the value, which findings then show. Before, either read as a root: the cut went
+ * unreported, and a bridge the CLI makes was missed.
+ */
+function malformedParent(value: unknown): string {
+  if (!value) return '';
+  // In ‹›, which no uuid holds: a record whose uuid is "5" is not the parent `5` names.
+  if (Array.isArray(value)) return '‹[…]›';
+  if (typeof value === 'object') return '‹{…}›';
+  return `‹${String(value).slice(0, 10)}›`;
+}
+
+/**
  * Summarises a parsed line. Hand-written rather than a zod parse: it runs on
  * every line of every file and must stay a small fraction of JSON.parse.
  */
@@ -427,7 +445,10 @@ export function summarize(
   let parentUuidMalformed = false;
   if (rawParent === null) parentUuid = null;
   else if (typeof rawParent === 'string') parentUuid = intern(rawParent, PARENT_UUID_FIELD);
-  else if (rawParent !== undefined) parentUuidMalformed = true;
+  else if (rawParent !== undefined) {
+    parentUuidMalformed = true;
+    parentUuid = malformedParent(rawParent);
+  }
 
   let content: ContentShape = 'absent';
   let bodyMalformed = false;

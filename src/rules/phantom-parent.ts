@@ -6,6 +6,10 @@
  * not in this file, not in the main session of a subagent file, not in a
  * subagent file of this session, and not in another session of the same
  * project folder (the session a copied or continued conversation came from).
+ * A `parentUuid` that is neither a string nor null is one too, as the real
+ * CLI reads it: a truthy value (`{}`, `5`, `true`) is looked up and not
+ * found, a falsy one (`false`, `0`) ends the walk as `""` does; the finding
+ * shows it as `‹{…}›`, `‹5›` or `""`.
  *
  * ## Why it matters
  * `claude --resume` walks `parentUuid` back from the last message to rebuild

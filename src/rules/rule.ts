@@ -67,5 +67,6 @@ export function defineRule(rule: Rule): Rule {
 export function shortId(uuid: string | null | undefined): string {
   if (uuid === null) return 'null';
   if (uuid === undefined) return '(none)';
+  if (uuid === '') return '""';
   return uuid.length > 13 ? `${uuid.slice(0, 8)}…` : uuid;
 }

@@ -61,6 +61,8 @@ export interface ExpectedError {
   readonly uuid?: string | undefined;
   /** Defaults to the rule's `meta.severity`. */
   readonly severity?: Severity | undefined;
+  /** The message as shown, exactly (a string) or matching (a pattern), when the case is about its wording. */
+  readonly message?: string | RegExp | undefined;
   /** Required for fixable rules: the fix's applicability, or `null` for none. */
   readonly fix?: { readonly applicability: Applicability } | null | undefined;
 }
@@ -228,6 +230,8 @@ export function runInvalidCase(rule: Rule, c: InvalidCase, name: string): void {
     if (e.uuid !== undefined) expect(f.uuid, `${where}: uuid`).toBe(uuidOf(e.uuid));
     expect(f.severity, `${where}: severity; ${got}`).toBe(e.severity ?? meta.severity);
     expect(f.message, `${where}: message has an unfilled placeholder`).not.toMatch(/\{\w+\}/);
+    if (typeof e.message === 'string') expect(f.message, `${where}: message`).toBe(e.message);
+    else if (e.message !== undefined) expect(f.message, `${where}: message`).toMatch(e.message);
     if (meta.fixable === undefined) {
       expect(e.fix ?? null, `${where}: ${meta.id} is not fixable`).toBeNull();
     } else {

@@ -84,6 +84,24 @@ ruleTester(rule, {
       errors: [{ messageId: 'cutsHistory', line: 3, uuid: 'u2', fix: { applicability: 'safe' } }],
     },
     {
+      // What the real CLI does with a parentUuid that is neither a string nor null (2.1.330, through
+      // the CLI oracle): a truthy one is a parent it cannot find (bridged within 5 s, else a cut), a
+      // falsy one ends the walk as "" does. Before, both read as a root: no finding, history lost unseen.
+      name: 'a parentUuid that is an object: a parent that is not there, and resume stops at it',
+      records: [user('u1'), assistant('a1', { parent: 'u1' }), user('u2', { extra: { parentUuid: {} }, gapMs: 60_000 }), assistant('a2', { parent: 'u2' })],
+      errors: [{ messageId: 'cutsHistory', line: 3, uuid: 'u2', message: /^parentUuid ‹\{…\}› is not in this session; resume stops here and drops 2 earlier message\(s\)$/, fix: { applicability: 'safe' } }],
+    },
+    {
+      name: 'a parentUuid that is a number, a row 1 s older: resume bridges it, as for a uuid it cannot find',
+      records: [user('u1'), assistant('a1', { parent: 'u1' }), user('u2', { extra: { parentUuid: 5 } }), assistant('a2', { parent: 'u2' })],
+      errors: [{ messageId: 'bridged', line: 3, uuid: 'u2', severity: 'warning', fix: { applicability: 'safe' } }],
+    },
+    {
+      name: 'a parentUuid that is false ends the walk as "" does, even with a row 1 s older',
+      records: [user('u1'), assistant('a1', { parent: 'u1' }), user('u2', { extra: { parentUuid: false } }), assistant('a2', { parent: 'u2' })],
+      errors: [{ messageId: 'missing', line: 3, uuid: 'u2', message: /^parentUuid "" is not in this session/, fix: { applicability: 'safe' } }],
+    },
+    {
       name: 'a row 1 s older bridges the gap: warning',
       records: [user('u1'), assistant('a1', { parent: 'u1' }), user('u2', { parent: 'ghost' }), assistant('a2', { parent: 'u2' })],
       errors: [{ messageId: 'bridged', line: 3, uuid: 'u2', severity: 'warning', fix: { applicability: 'safe' } }],
