@@ -115,4 +115,85 @@ describe('cclint search', () => {
     expect((await run(['search', '-e', 'said.*then', 'claude/projects'], box)).code).toBe(1);
     expect((await run(['search', '-e', 'said[^]*then', 'claude/projects'], box)).code).toBe(0);
   });
+
+  describe('places a match after, or on, text whose lower case has another length', () => {
+    type Hit = { excerpt: string; match: { start: number; end: number } };
+    const hitsOf = (stdout: string): Hit[] => (JSON.parse(stdout) as Array<{ hits: Hit[] }>).flatMap((s) => s.hits);
+    const matched = (h: Hit): string => h.excerpt.slice(h.match.start, h.match.end);
+    /** The highlighted text of each hit line of a search in colour. */
+    const highlighted = (stdout: string): string[] => [...stdout.matchAll(/\u001b\[31m\u001b\[1m(.*?)\u001b\[22m\u001b\[39m/g)].map((m) => m[1] as string);
+
+    // U+0130 lower-cases to two code units ("i" and U+0307): the match used to be placed 10 units late.
+    it('gives the JSON offsets and highlights the match after ten İ, plain or --regex, with or without the cache', async () => {
+      box.write(`${sid(1)}.jsonl`, [user(1, null, 'İİİİİİİİİİ needle tail text here'), assistant(2, 1, 'ok')]);
+      for (const args of [['needle'], ['NEEDLE'], ['--regex', 'ne+dle'], ['--cache', 'needle'], ['--cache', 'needle']]) {
+        const json = await run(['search', '--format', 'json', ...args, 'claude/projects'], box);
+        expect(json.code).toBe(0);
+        const [hit] = hitsOf(json.stdout);
+        expect(hit?.excerpt).toBe('İİİİİİİİİİ needle tail text here');
+        expect(hit?.match).toEqual({ start: 11, end: 17 });
+        const text = await run(['search', ...args, 'claude/projects'], { ...box, env: { ...box.env, FORCE_COLOR: '1' } });
+        expect(highlighted(text.stdout)).toEqual(['needle']);
+      }
+    });
+
+    it('places a match after characters that grow, keep their length or sit in surrogate pairs', async () => {
+      // İ grows; Σ lower-cases by context (σ or ς, one unit either way); 𐐀 (Deseret) is two units both ways; ẞ and K (Kelvin) keep one.
+      const said = 'İ𐐀 ΣΑΣ İİ ẞ \u212A 🎉 İ then the Needle and more';
+      box.write(`${sid(1)}.jsonl`, [user(1, null, said), assistant(2, 1, 'ok')]);
+      const json = await run(['search', '--format', 'json', 'needle', 'claude/projects'], box);
+      const [hit] = hitsOf(json.stdout);
+      expect(hit?.match.start).toBe(said.indexOf('Needle'));
+      expect(matched(hit as Hit)).toBe('Needle');
+      const text = await run(['search', 'needle', 'claude/projects'], { ...box, env: { ...box.env, FORCE_COLOR: '1' } });
+      expect(highlighted(text.stdout)).toEqual(['Needle']);
+    });
+
+    // What matches is unchanged: both sides are lower-cased, so "İstanbul" (i̇stanbul) matches İSTANBUL,
+    // İstanbul and i̇stanbul but not Istanbul; the offsets slice out the original characters matched.
+    it('slices out exactly the original text of a match that holds İ', async () => {
+      box.write(`${sid(1)}.jsonl`, [
+        user(1, null, 'İİ flights to İSTANBUL today'),
+        assistant(2, 1, 'ok'),
+        user(3, 2, 'a plain Istanbul here'),
+        assistant(4, 3, 'ok'),
+        user(5, 4, 'x i\u0307stanbul decomposed'),
+        assistant(6, 5, 'ok'),
+      ]);
+      const dotted = hitsOf((await run(['search', '--format', 'json', 'İstanbul', 'claude/projects'], box)).stdout);
+      expect(dotted.map(matched)).toEqual(['İSTANBUL', 'i\u0307stanbul']);
+      expect(dotted[0]?.match).toEqual({ start: 14, end: 22 });
+      expect(dotted[1]?.match).toEqual({ start: 2, end: 11 });
+      // The same needle, written as it lower-cases.
+      const decomposed = hitsOf((await run(['search', '--format', 'json', 'i\u0307stanbul', 'claude/projects'], box)).stdout);
+      expect(decomposed.map(matched)).toEqual(['İSTANBUL', 'i\u0307stanbul']);
+      // A needle that covers only part of what İ lower-cases to highlights the whole İ.
+      const part = hitsOf((await run(['search', '--format', 'json', '\u0307stanbul', 'claude/projects'], box)).stdout);
+      expect(part.map(matched)).toEqual(['İSTANBUL', '\u0307stanbul']);
+      const plain = hitsOf((await run(['search', '--format', 'json', 'istanbul', 'claude/projects'], box)).stdout);
+      expect(plain.map(matched)).toEqual(['Istanbul']);
+      const text = await run(['search', 'İstanbul', 'claude/projects'], { ...box, env: { ...box.env, FORCE_COLOR: '1' } });
+      expect(highlighted(text.stdout)).toEqual(['İSTANBUL', 'i\u0307stanbul']);
+    });
+
+    it('keeps ASCII offsets and the excerpt window as they were', async () => {
+      const said = `${'lead '.repeat(12)}the Needle sits here ${'tail '.repeat(12)}`;
+      box.write(`${sid(1)}.jsonl`, [user(1, null, said), assistant(2, 1, 'ok')]);
+      const [hit] = hitsOf((await run(['search', '--format', 'json', 'nEEdle', 'claude/projects'], box)).stdout);
+      expect(hit?.excerpt).toBe('…lead lead lead lead lead lead lead the Needle sits here tail tail tail tail tail tail…');
+      expect(hit?.match).toEqual({ start: 40, end: 46 });
+      expect(matched(hit as Hit)).toBe('Needle');
+    });
+
+    it('cuts the excerpt window (40 code units each side) between characters, never inside a surrogate pair', async () => {
+      // The match starts at unit 51; 40 before is unit 11, the second half of 🎉 (units 10–11).
+      const said = `${'a'.repeat(10)}🎉${'x'.repeat(39)}needle${'y'.repeat(39)}🎉 end`; // 40 after falls inside the second 🎉 too
+      box.write(`${sid(1)}.jsonl`, [user(1, null, said), assistant(2, 1, 'ok')]);
+      const [hit] = hitsOf((await run(['search', '--format', 'json', 'needle', 'claude/projects'], box)).stdout);
+      expect(matched(hit as Hit)).toBe('needle');
+      expect(hit?.excerpt).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+      expect(hit?.excerpt).toBe(`…${'x'.repeat(39)}needle${'y'.repeat(39)}…`);
+    });
+  });
 });
+

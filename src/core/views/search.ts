@@ -89,13 +89,80 @@ function plainPrefilter(lower: string): { prefilter: RegExp | undefined; prefilt
   return { prefilter: new RegExp([letters.join(''), ...escapes].join('|'), 'i'), prefilterBytes: Math.max(bytes, 6) };
 }
 
-/** Plain text, case-insensitive. */
+/** A UTF-16 surrogate: a text without one is all BMP, one code unit per character. */
+const SURROGATE = /[\ud800-\udfff]/;
+
+/** Code units `toLowerCase` turns each BMP character into (0: not yet known), filled as characters are met. */
+let bmpWidths: Uint8Array | undefined;
+/** The same for the characters above the BMP met so far (emoji, mostly). */
+const astralWidths = new Map<number, number>();
+
+/** How many code units `toLowerCase` turns one code point into. */
+function loweredWidth(cp: number): number {
+  if (cp > 0xffff) {
+    let w = astralWidths.get(cp);
+    if (w === undefined) {
+      w = String.fromCodePoint(cp).toLowerCase().length;
+      if (astralWidths.size < 4096) astralWidths.set(cp, w);
+    }
+    return w;
+  }
+  bmpWidths ??= new Uint8Array(0x10000);
+  let w = bmpWidths[cp] as number;
+  if (w === 0) {
+    w = String.fromCharCode(cp).toLowerCase().length;
+    bmpWidths[cp] = w;
+  }
+  return w;
+}
+
+/**
+ * The span of `text` that the span `at`..`end` of `text.toLowerCase()`
+ * came from. `toLowerCase` maps each code point on its own to one or more
+ * code units (its one context rule, Final_Sigma, picks between two
+ * one-unit sigmas), but not always as many as it had: U+0130 `İ` becomes
+ * `i̇`, two. A folded span that starts or ends inside what one character
+ * became is widened to the whole character, so the span always slices out
+ * whole original characters.
+ */
+function originalSpan(text: string, at: number, end: number): { start: number; end: number } {
+  let start = 0;
+  let folded = 0; // where the character at `i` starts in the folded text
+  for (let i = 0; i < text.length; ) {
+    const c = text.charCodeAt(i);
+    let units = 1;
+    let width = 1;
+    if (c >= 0x80) {
+      const cp = text.codePointAt(i) as number;
+      if (cp > 0xffff) units = 2;
+      width = loweredWidth(cp);
+    }
+    if (folded <= at) start = i;
+    folded += width;
+    i += units;
+    if (folded >= end) return { start, end: i };
+  }
+  return { start, end: text.length };
+}
+
+/**
+ * Plain text, case-insensitive: the text holds the needle once both are
+ * lower-cased. The match is found in the lower-cased text, and its place is
+ * given in the text itself.
+ */
 export function plainMatcher(needle: string): Matcher {
   const lower = needle.toLowerCase();
   return {
     find(text) {
-      const at = text.toLowerCase().indexOf(lower);
-      return at < 0 || lower === '' ? undefined : { start: at, end: at + lower.length };
+      if (lower === '') return undefined;
+      const folded = text.toLowerCase();
+      const at = folded.indexOf(lower);
+      if (at < 0) return undefined;
+      // Places agree when no character changed length. Equal lengths say so
+      // only for a text of BMP characters (each one unit, none lower-cased to
+      // nothing): with surrogates, one that grows could hide one that shrinks.
+      if (folded.length === text.length && !SURROGATE.test(text)) return { start: at, end: at + lower.length };
+      return originalSpan(text, at, at + lower.length);
     },
     ...plainPrefilter(lower),
   };
@@ -167,9 +234,19 @@ function line(text: string): string {
   return text.replace(/\r\n|\r|\n/g, '⏎').replace(/[\t ]+/g, ' ');
 }
 
+/** Whether `at` falls between the two halves of a surrogate pair. */
+function splitsPair(text: string, at: number): boolean {
+  const low = text.charCodeAt(at);
+  const high = text.charCodeAt(at - 1);
+  return low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff;
+}
+
+/** The excerpt of `start`..`end` (places in `text`): up to CONTEXT code units each side, whole characters only. */
 function excerpt(text: string, start: number, end: number): Excerpt {
-  const from = Math.max(0, start - CONTEXT);
-  const to = Math.min(text.length, end + CONTEXT);
+  let from = Math.max(0, start - CONTEXT);
+  let to = Math.min(text.length, end + CONTEXT);
+  if (from > 0 && splitsPair(text, from)) from++;
+  if (to < text.length && splitsPair(text, to)) to--;
   return {
     before: (from > 0 ? '…' : '') + line(text.slice(from, start)).trimStart(),
     match: line(text.slice(start, end)),
