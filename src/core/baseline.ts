@@ -58,7 +58,8 @@ export function serializeBaseline(baseline: Baseline): string {
 export function parseBaseline(text: string, shown: string): Baseline {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // A byte-order mark, which some editors put first, is no JSON but no mistake either.
+    json = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     throw new CclintError(`baseline ${shown} is not valid JSON: ${(error as Error).message}`);
   }

@@ -123,7 +123,8 @@ function readConfigFile(file: string, knownRules: ReadonlySet<string>, shown = f
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // A byte-order mark, which some editors put first, is no JSON but no mistake either.
+    json = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     throw new ConfigError(`config ${shown} is not valid JSON: ${(error as Error).message}`);
   }

@@ -18,6 +18,19 @@ function fence(text: string, lang = ''): string {
   return `${f}${lang}\n${text.replace(/\n$/, '')}\n${f}`;
 }
 
+/**
+ * `text` as an inline code span (CommonMark): fenced by one backtick more
+ * than its longest run, and padded with a space when it starts or ends with
+ * one, so a folder or command holding backticks stays one span.
+ */
+function codeSpan(text: string): string {
+  let longest = 0;
+  for (const run of text.matchAll(/`+/g)) if (run[0].length > longest) longest = run[0].length;
+  const fence = '`'.repeat(longest + 1);
+  const pad = /^[` ]|[` ]$/.test(text) && text.trim() !== '' ? ' ' : '';
+  return `${fence}${pad}${text.replace(/[\r\n]+/g, ' ')}${pad}${fence}`;
+}
+
 function isoMinute(time: number): string {
   return Number.isNaN(time) ? 'no time' : `${new Date(time).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
 }
@@ -49,9 +62,9 @@ export function* conversationMarkdownPieces(c: Conversation, options: { readonly
   yield [
     `# ${c.title.replace(/\s+/g, ' ')}`,
     '',
-    `- Session: \`${c.sessionId}\``,
-    ...(c.cwd === undefined ? [] : [`- Folder: \`${c.cwd}\``]),
-    `- Resume: \`${c.command}\``,
+    `- Session: ${codeSpan(c.sessionId)}`,
+    ...(c.cwd === undefined ? [] : [`- Folder: ${codeSpan(c.cwd)}`]),
+    `- Resume: ${codeSpan(c.command)}`,
     c.subagent
       ? `- A subagent's transcript (resume does not load it): its thread of ${c.messageCount} message(s)`
       : `- Messages: ${c.messageCount} (the conversation \`claude --resume\` loads; ${c.loaded} of ${c.total})`,

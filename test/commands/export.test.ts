@@ -31,6 +31,18 @@ const FAKE = {
 };
 
 describe('cclint export', () => {
+  it('keeps a folder and a command holding backticks each one code span', async () => {
+    const cwd = '/home/u/we`ird ``dir';
+    box.write(`${sid(1)}.jsonl`, [user(1, null, 'hello', { cwd }), assistant(2, 1, 'hi', { cwd })]);
+    const r = await run(['export', REL], box);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`- Folder: \`\`\`${cwd}\`\`\`\n`);
+    // The command quotes the folder for the shell; its longest run is two backticks too.
+    const resume = /^- Resume: (.*)$/m.exec(r.stdout)?.[1] ?? '';
+    expect(resume.startsWith('```') && resume.endsWith('```') && !resume.startsWith('````')).toBe(true);
+    expect(resume.slice(3, -3)).toContain(cwd);
+  });
+
   it('fences a tool output holding more backtick runs than a call takes arguments (300,000), with a fence longer than its longest run', async () => {
     const output = `${'`x '.repeat(300_000)}and \`\`\`\`\` five`;
     box.write(`${sid(1)}.jsonl`, [

@@ -127,6 +127,11 @@ describe('config contents', () => {
     expect(errorOf(() => load('a'))).toContain('root: ');
   });
 
+  it('reads a config that starts with a byte-order mark (as some Windows editors save JSON)', () => {
+    write('a/.cclintrc.json', `\uFEFF${JSON.stringify({ rules: { 'phantom-parent': 'warn' } })}`);
+    expect(rulesOf('a')).toEqual({ 'phantom-parent': 'warning' });
+  });
+
   it('--rule flags name known rules (with a suggestion) and take the same severities', () => {
     const base = load('a');
     expect(Object.fromEntries(applyRuleFlags(base, ['orphan-root=warn', 'phantom-parent=2'], KNOWN).rules)).toEqual({
