@@ -39,7 +39,9 @@ export const github: Formatter = (results: readonly FileResult[], context: Forma
   const lines: string[] = [];
   for (const result of results) {
     if (result.findings.length === 0) continue;
-    const shownPath = escapeForTerminal(result.filePath);
+    // A line break in a file name stays one, encoded as %0A like any other, so
+    // the annotation names the file GitHub finds (shown as \n, it named none).
+    const shownPath = escapeForTerminal(result.filePath, { multiline: true });
     lines.push(`::group::${escapeData(shownPath)}`);
     const file = escapeProperty(shownPath);
     for (const f of result.findings) {

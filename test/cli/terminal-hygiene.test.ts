@@ -55,7 +55,8 @@ const CASES: readonly Case[] = [
     name: 'check --format github',
     argv: ['check', '--format', 'github', project],
     code: 1,
-    shows: [`::group::`, `${SHOWN_FOLDER}/notes\\n\\x1b[1mbold.jsonl`, `timestamp "2026${SHOWN}"`],
+    // The line break is encoded as GitHub reads it back (%0A), the escape shown.
+    shows: [`::group::`, `${SHOWN_FOLDER}/notes%0A\\x1b[1mbold.jsonl`, `timestamp "2026${SHOWN}"`],
   },
   {
     name: 'tree --all',

@@ -49,6 +49,14 @@ describe('github', () => {
     );
   });
 
+  it('keeps a line break in a file name, encoded, so the annotation names the file', () => {
+    const results = [fileResult('d/two\nlines.jsonl', [finding({ ruleId: 'phantom-parent', line: 3, message: 'm' })])];
+    expect(github(results, context()).split('\n').slice(0, 2)).toEqual([
+      '::group::d/two%0Alines.jsonl',
+      '::error file=d/two%0Alines.jsonl,line=3,title=cclint(phantom-parent)::m',
+    ]);
+  });
+
   it('escapes % first, so an existing escape is not read back as a character', () => {
     expect(escapeData('%0A\n%')).toBe('%250A%0A%25');
     expect(escapeProperty('C:\\a,b%\n')).toBe('C%3A\\a%2Cb%25%0A');
