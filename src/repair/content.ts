@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ConcurrentModificationError } from '../core/errors.js';
-import { type FsPort, type ReadHandle, removeQuietly } from './fs-port.js';
+import { type FileOwner, type FsPort, type ReadHandle, removeQuietly } from './fs-port.js';
 import type { Rewrite } from './rewrite.js';
 
 const CHUNK = 8 * 1024 * 1024;
@@ -66,13 +66,20 @@ export function rewriteContent(rewrite: Rewrite, sha256: string, old: ReadHandle
 }
 
 /**
- * Writes `content` to the new file `file` (mode, fsync: see
+ * Writes `content` to the new file `file` (mode, owner, fsync: see
  * {@link FsPort.writeNewFile}) and checks what it wrote against
  * `content.sha256` on the way; when the bytes are not those (a source
  * changed under the writer), the file is removed and
  * {@link ConcurrentModificationError} thrown.
  */
-export function writeVerified(port: FsPort, file: string, content: Content, mode: number, shown: string): void {
+export function writeVerified(
+  port: FsPort,
+  file: string,
+  content: Content,
+  mode: number,
+  shown: string,
+  owner?: FileOwner | undefined,
+): void {
   const hash = createHash('sha256');
   let size = 0;
   function* hashed(): Generator<Buffer> {
@@ -82,7 +89,7 @@ export function writeVerified(port: FsPort, file: string, content: Content, mode
       yield chunk;
     }
   }
-  port.writeNewFile(file, hashed(), { mode });
+  port.writeNewFile(file, hashed(), { mode, owner });
   if (size !== content.size || hash.digest('hex') !== content.sha256) {
     removeQuietly(port, file); // the caller reports the mismatch
     throw new ConcurrentModificationError(

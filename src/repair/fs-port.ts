@@ -22,6 +22,16 @@ export interface FileStat {
   readonly isFile: boolean;
   /** The inode number: two paths with the same one (on one device) are the same file. */
   readonly ino: number;
+  /** The owner's user id. */
+  readonly uid: number;
+  /** The owner's group id. */
+  readonly gid: number;
+}
+
+/** A file's owner and group (see {@link FsPort.writeNewFile}). */
+export interface FileOwner {
+  readonly uid: number;
+  readonly gid: number;
 }
 
 /**
@@ -59,8 +69,20 @@ export interface FsPort {
    * Creates a new file (fails if it exists) with `mode`, writes `data` (a
    * buffer, or buffers in order, each valid only until the next is asked
    * for: a big file is never held whole), fsyncs it and its folder.
+   *
+   * With `owner`, the new file is given that owner and group (through its
+   * open descriptor, never a path) where they differ from the ones it was
+   * created with: the file that will replace a transcript keeps the
+   * transcript's owner, so a `sudo cclint fix` does not leave a session its
+   * user's Claude Code can no longer append to. Where the owner cannot be
+   * given (EPERM: a user who is not root cannot give a file away) the file
+   * keeps the writer's owner, without an error.
    */
-  writeNewFile(file: string, data: Buffer | Iterable<Buffer>, options: { readonly mode: number }): void;
+  writeNewFile(
+    file: string,
+    data: Buffer | Iterable<Buffer>,
+    options: { readonly mode: number; readonly owner?: FileOwner | undefined },
+  ): void;
   /** Renames (replacing `to` atomically) and fsyncs the folder. */
   rename(from: string, to: string): void;
   /** Appends and fsyncs; `mode` applies when the file is created. */
@@ -89,7 +111,45 @@ function fsyncDir(dir: string): void {
 }
 
 function statOf(st: fs.Stats): FileStat {
-  return { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777, isSymbolicLink: st.isSymbolicLink(), isFile: st.isFile(), ino: st.ino };
+  return {
+    size: st.size,
+    mtimeMs: st.mtimeMs,
+    mode: st.mode & 0o7777,
+    isSymbolicLink: st.isSymbolicLink(),
+    isFile: st.isFile(),
+    ino: st.ino,
+    uid: st.uid,
+    gid: st.gid,
+  };
+}
+
+/**
+ * Gives the file open at `fd` the owner and group in `owner`, each only
+ * where it differs from the file's (-1 leaves one as it is, so a user who
+ * may change only the group needs no more). Through the descriptor: the
+ * path could be swapped for a link to another file meanwhile, and a chown
+ * through it would then give that file away.
+ */
+function giveOwner(fd: number, owner: FileOwner): void {
+  const st = fs.fstatSync(fd);
+  const uid = st.uid === owner.uid ? -1 : owner.uid;
+  const gid = st.gid === owner.gid ? -1 : owner.gid;
+  if (uid === -1 && gid === -1) return;
+  try {
+    fs.fchownSync(fd, uid, gid);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // Quietly, for these alone. EPERM: the writer is not root (only root
+    // may give a file to another user, and anyone else only to a group
+    // they are in). Such a user fixes their own file in the usual case and
+    // never gets here; otherwise they could read the file and write its
+    // folder, and the new file is theirs like any file they write there:
+    // failing the fix would make nothing better. ENOTSUP and EINVAL: a file
+    // system without owners (FAT, some network mounts) or an id it cannot
+    // map (a user namespace): there is no owner to keep.
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'EINVAL') return;
+    throw error;
+  }
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -124,13 +184,15 @@ export function nodeFs(): FsPort {
         close: () => fs.closeSync(fd),
       };
     },
-    writeNewFile(file, data, { mode }) {
+    writeNewFile(file, data, { mode, owner }) {
       const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), mode);
       try {
         for (const chunk of Buffer.isBuffer(data) ? [data] : data) {
           let written = 0;
           while (written < chunk.length) written += fs.writeSync(fd, chunk, written, chunk.length - written);
         }
+        // Owner before mode: a chown may clear the set-user-ID and set-group-ID bits.
+        if (owner !== undefined) giveOwner(fd, owner);
         fs.fchmodSync(fd, mode);
         fs.fsyncSync(fd);
       } finally {

@@ -22,7 +22,7 @@
 import { CclintError, ConcurrentModificationError } from '../core/errors.js';
 import { type Content, writeVerified } from './content.js';
 import { errorText, removeQuietly } from './fs-port.js';
-import type { FsPort, ReadHandle } from './fs-port.js';
+import type { FileOwner, FsPort, ReadHandle } from './fs-port.js';
 
 /** How long a replaced inode must stay the same size before it counts as quiet. */
 export const QUIET_MS = 100;
@@ -44,6 +44,8 @@ export interface SwapRequest {
   /** The bytes the plan was made from, put back when appended lines cannot follow `content`. */
   readonly fallback: Content;
   readonly mode: number;
+  /** The owner and group of the file replaced, given to every temp file before it is renamed in. */
+  readonly owner: FileOwner;
   /** The temp file of each round (beside `file`, never ending in `.jsonl`). */
   readonly tempFor: (round: number) => string;
   /** Whether appended bytes may follow `content`. */
@@ -125,8 +127,9 @@ export function swapCarrying(request: SwapRequest): SwapResult {
     round++;
     const temp = request.tempFor(round);
     try {
-      // The new bytes, checked against their hash, then what was carried so far (no copy of the whole file).
-      writeVerified(port, temp, base, request.mode, shown);
+      // The new bytes, checked against their hash, then what was carried so far (no copy of the whole file);
+      // the temp file gets the mode, owner and group of the file it replaces.
+      writeVerified(port, temp, base, request.mode, shown, request.owner);
       if (carried.length > 0) port.appendFile(temp, Buffer.concat(carried), { mode: request.mode });
       for (let k = 0; k < 100; k++) {
         const more = readFrom(replaced, accounted);

@@ -14,7 +14,8 @@
  *    (lines appended after them are fine: they are carried);
  * 6. give the old inode a second, hidden name (so lines a live session
  *    writes into it after the rename survive a kill; journal.ts), then
- *    swap the new bytes in (swap.ts): temp file + rename, mode kept, and
+ *    swap the new bytes in (swap.ts): temp file + rename, mode, owner and
+ *    group kept (a `sudo cclint fix` leaves the session its user's), and
  *    every line appended meanwhile carried into the new file in order, or
  *    the old bytes put back with them when they cannot follow the fix;
  * 7. read the new bytes back and verify their hash;
@@ -247,6 +248,7 @@ export function commitWith(plan: FilePlan, options: CommitOptions, extras: Commi
         content: rewriteContent(plan.rewrite, plan.sha256After, old, port),
         fallback: handleContent(old, plan.sizeBefore, plan.sha256Before),
         mode: stat.mode,
+        owner: { uid: stat.uid, gid: stat.gid },
         tempFor: (round) => tempPathFor(file, id, round),
         fits: (appended) => {
           if (gone.length === 0) return true;

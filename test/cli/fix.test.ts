@@ -215,6 +215,38 @@ describe('cclint fix', () => {
     expect(rows[1]?.id).toBe(id?.[1]);
   });
 
+  /** `fix --yes` then `restore` of a transcript owned by uid:gid, mode 0600: the owner, group and mode stay. */
+  async function fixAndRestoreKeepOwner(uid: number, gid: number): Promise<void> {
+    const file = path.join(dir, PHANTOM);
+    const original = fs.readFileSync(file);
+    fs.chownSync(file, uid, gid);
+    fs.chmodSync(file, 0o600);
+    const old = new Date(Date.now() - 3_600_000);
+    fs.utimesSync(file, old, old);
+    const owner = (): [number, number, number] => {
+      const st = fs.statSync(file);
+      return [st.uid, st.gid, st.mode & 0o7777];
+    };
+    const r = await run(['fix', '--yes', file], { env: box.env, cwd: box.root });
+    expect(r.code).toBe(0);
+    expect(fs.readFileSync(file)).not.toEqual(original);
+    expect(owner()).toEqual([uid, gid, 0o600]);
+    const id = /undo with: cclint restore (\S+)/.exec(r.stdout)?.[1] as string;
+    const undo = await run(['restore', id], { env: box.env, cwd: box.root });
+    expect(undo.code).toBe(0);
+    expect(fs.readFileSync(file)).toEqual(original);
+    expect(owner()).toEqual([uid, gid, 0o600]);
+  }
+
+  it('--yes and restore keep the owner, group and mode of a transcript the user running them owns', async () => {
+    await fixAndRestoreKeepOwner(process.getuid?.() ?? 0, process.getgid?.() ?? 0);
+  });
+
+  // Only root can give the transcript to another user first.
+  it.skipIf(process.getuid?.() !== 0)('sudo: --yes and restore leave a transcript owned by its user (1234:1234, 0600), not by root', async () => {
+    await fixAndRestoreKeepOwner(1234, 1234);
+  });
+
   it('restore --list with no audit log says there is nothing yet; a bad --limit is exit 2', async () => {
     const empty = await run(['restore', '--list'], { env: box.env, cwd: box.root });
     expect([empty.code, empty.stdout]).toEqual([0, 'no fixes recorded yet\n']);

@@ -64,6 +64,35 @@ describe('cclint rename', () => {
     expect(await titles()).toEqual(['first prompt']);
   });
 
+  /** rename then restore of a transcript owned by uid:gid, mode 0600: the owner, group and mode stay. */
+  async function renameAndRestoreKeepOwner(uid: number, gid: number): Promise<void> {
+    const original = fs.readFileSync(file);
+    fs.chownSync(file, uid, gid);
+    fs.chmodSync(file, 0o600);
+    fs.utimesSync(file, OLD, OLD);
+    const owner = (): [number, number, number] => {
+      const st = fs.statSync(file);
+      return [st.uid, st.gid, st.mode & 0o7777];
+    };
+    const r = await run(['rename', REL, 'Owned'], box);
+    expect(r.code).toBe(0);
+    expect(fs.readFileSync(file, 'utf8')).toContain('"customTitle":"Owned"');
+    expect(owner()).toEqual([uid, gid, 0o600]);
+    const id = /restore (\S+)\n$/.exec(r.stdout)?.[1] as string;
+    expect((await run(['restore', id], box)).code).toBe(0);
+    expect(fs.readFileSync(file)).toEqual(original);
+    expect(owner()).toEqual([uid, gid, 0o600]);
+  }
+
+  it('keeps the owner, group and mode of a transcript the user running it owns, and so does its restore', async () => {
+    await renameAndRestoreKeepOwner(process.getuid?.() ?? 0, process.getgid?.() ?? 0);
+  });
+
+  // Only root can give the transcript to another user first.
+  it.skipIf(process.getuid?.() !== 0)('sudo: leaves a transcript owned by its user (1234:1234, 0600), not by root, and so does its restore', async () => {
+    await renameAndRestoreKeepOwner(1234, 1234);
+  });
+
   it('names --audit-log in the undo command when one was given', async () => {
     const log = path.join(box.dir, 'state dir', 'audit.jsonl');
     const r = await run(['rename', '--audit-log', log, REL, 'Named'], box);

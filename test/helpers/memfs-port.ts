@@ -1,8 +1,8 @@
 /**
  * An {@link FsPort} on a memfs volume, for writer tests: the same contract as
  * `nodeFs()` (new files created exclusively, renames that replace the target
- * while open handles keep the old inode, modes kept, permissions enforced by
- * memfs), all in memory. `sleep` is a no-op unless a hook is given.
+ * while open handles keep the old inode, modes and owners kept, permissions
+ * enforced by memfs), all in memory. `sleep` is a no-op unless a hook is given.
  */
 import path from 'node:path';
 import { createFsFromVolume, type Volume } from 'memfs';
@@ -10,13 +10,24 @@ import type { FileStat, FsPort } from '../../src/repair/fs-port.js';
 
 export function memFs(volume: InstanceType<typeof Volume>, hooks: { sleep?: (ms: number) => void } = {}): FsPort {
   const fs = createFsFromVolume(volume);
-  const statOf = (st: { size: unknown; mtimeMs: unknown; mode: unknown; ino: unknown; isSymbolicLink(): boolean; isFile(): boolean }): FileStat => ({
+  const statOf = (st: {
+    size: unknown;
+    mtimeMs: unknown;
+    mode: unknown;
+    ino: unknown;
+    uid: unknown;
+    gid: unknown;
+    isSymbolicLink(): boolean;
+    isFile(): boolean;
+  }): FileStat => ({
     size: Number(st.size),
     mtimeMs: Number(st.mtimeMs),
     mode: Number(st.mode) & 0o7777,
     isSymbolicLink: st.isSymbolicLink(),
     isFile: st.isFile(),
     ino: Number(st.ino),
+    uid: Number(st.uid),
+    gid: Number(st.gid),
   });
   return {
     readFile: (file) => Buffer.from(fs.readFileSync(file) as Buffer),
@@ -41,9 +52,11 @@ export function memFs(volume: InstanceType<typeof Volume>, hooks: { sleep?: (ms:
         close: () => fs.closeSync(fd),
       };
     },
-    writeNewFile(file, data, { mode }) {
+    writeNewFile(file, data, { mode, owner }) {
       // Each chunk is copied: the writer may reuse its buffer for the next one.
       fs.writeFileSync(file, Buffer.isBuffer(data) ? data : Buffer.concat([...data].map((chunk) => Buffer.from(chunk))), { mode, flag: 'wx' });
+      // memfs lets anyone chown, as root may (nodeFs ignores the EPERM of a user who is not).
+      if (owner !== undefined) fs.chownSync(file, owner.uid, owner.gid);
       fs.chmodSync(file, mode);
     },
     rename: (from, to) => fs.renameSync(from, to),

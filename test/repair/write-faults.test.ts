@@ -103,6 +103,26 @@ describe('lines a live session appends during the swap', () => {
     expect(projectFiles()).toEqual([`${SID}.jsonl`]);
   });
 
+  it('the rebuilt file keeps the owner and group of the session too', () => {
+    // memfs gives root no powers: a mode that lets the writer read and write a file it does not own.
+    vol.chownSync(FILE, 1234, 1234);
+    vol.chmodSync(FILE, 0o666);
+    vol.utimesSync(FILE, new Date(T0), new Date(T0)); // memfs's chown stamps the mtime
+    let renames = 0;
+    port = racingRename((fd, round) => {
+      renames = round;
+      if (round === 1) {
+        vol.writeSync(fd, LINE_A);
+        vol.appendFileSync(FILE, LINE_B);
+      }
+    });
+    commitPlan(plan, options());
+    expect(renames).toBe(2); // swapped in, then rebuilt and swapped in again
+    expect(bytes(FILE).toString()).toBe(plan.after.toString() + LINE_A + LINE_B);
+    const st = vol.statSync(FILE);
+    expect([Number(st.uid), Number(st.gid), Number(st.mode) & 0o777]).toEqual([1234, 1234, 0o666]);
+  });
+
   it('lines appended while the temp file was written are topped up before the rename', () => {
     const inner = port;
     port = {

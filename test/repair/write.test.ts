@@ -131,6 +131,23 @@ describe('commitPlan', () => {
     expect(auditLines()).toHaveLength(3);
   });
 
+  it('keeps the owner and group of the file it replaces (a sudo fix leaves the session its user can append to), and restore does too', () => {
+    // memfs gives root no powers: a mode that lets the writer read and write a file it does not own.
+    vol.chownSync(FILE, 1234, 1234);
+    vol.chmodSync(FILE, 0o666);
+    vol.utimesSync(FILE, new Date(T0), new Date(T0)); // memfs's chown stamps the mtime
+    const owner = (): [number, number, number] => {
+      const st = vol.statSync(FILE);
+      return [Number(st.uid), Number(st.gid), Number(st.mode) & 0o777];
+    };
+    const fix = commitPlan(plan, options({ now: Date.now }));
+    expect(bytes(FILE).equals(plan.after)).toBe(true);
+    expect(owner()).toEqual([1234, 1234, 0o666]);
+    restore(fix.id, { fs: port, env: ENV, cwd: HOME, now: Date.now, isPidAlive: () => false });
+    expect(bytes(FILE).equals(plan.before)).toBe(true);
+    expect(owner()).toEqual([1234, 1234, 0o666]);
+  });
+
   it('puts the old mtime back only with keepMtime', () => {
     commitPlan(plan, options({ keepMtime: true }));
     expect(Number(vol.statSync(FILE).mtimeMs)).toBe(T0);
