@@ -29,7 +29,7 @@
  */
 import { createHash } from 'node:crypto';
 import { expectedRoot, isMainChainRow, TIMESTAMP_BRIDGE_MS } from './analysis.js';
-import { ListTable } from './collections.js';
+import { firstPosition, ListTable, MinTree } from './collections.js';
 import { type RecordSummary, isCompactBoundary } from './records.js';
 import type { SessionIndex } from './session-index.js';
 
@@ -73,19 +73,19 @@ export function isTypedPrompt(r: RecordSummary): boolean {
  * a pass over every record (the time order a sort of them).
  */
 class Facts {
-  private byTimeTable: readonly RecordSummary[] | undefined;
+  private byTimeTable: TimeOrder | undefined;
   private abandonedTable: Int32Array | undefined;
   private toolOwnerTable: ListTable<string, RecordSummary> | undefined;
   private responseTable: ListTable<string, RecordSummary> | undefined;
 
   constructor(private readonly index: SessionIndex) {}
 
-  /** Conversational rows of the file, latest time last (NaN times left out). */
-  get byTime(): readonly RecordSummary[] {
+  /** Conversational rows of the file, latest time last (NaN times left out), with their ordinals. */
+  get byTime(): TimeOrder {
     if (this.byTimeTable === undefined) {
       const rows = this.index.effectiveRecords().filter((r) => isConversational(r) && r.uuid !== undefined && !Number.isNaN(r.time));
       rows.sort((a, b) => a.time - b.time || a.ordinal - b.ordinal);
-      this.byTimeTable = rows;
+      this.byTimeTable = { rows, ordinals: new MinTree(rows.map((r) => r.ordinal)) };
     }
     return this.byTimeTable;
   }
@@ -114,6 +114,12 @@ class Facts {
     }
     return this.responseTable;
   }
+}
+
+/** Rows by time, then file order; `ordinals` holds each row's ordinal at its position. */
+interface TimeOrder {
+  readonly rows: readonly RecordSummary[];
+  readonly ordinals: MinTree;
 }
 
 /** The rows the tool-owner and response tables list. */
@@ -168,7 +174,7 @@ export function abandonedAttemptOf(index: SessionIndex, r: RecordSummary): numbe
 const distinctCopies = new WeakMap<SessionIndex, ReadonlySet<RecordSummary>>();
 
 /** Whether `target` may carry `orphan` as a child. */
-function eligible(index: SessionIndex, orphan: RecordSummary, target: RecordSummary, exclude?: ReadonlySet<RecordSummary>): boolean {
+export function eligible(index: SessionIndex, orphan: RecordSummary, target: RecordSummary, exclude?: ReadonlySet<RecordSummary>): boolean {
   // A compact boundary is the root of its segment: the first rows after it hang from it.
   if (target === orphan || target.uuid === undefined || !(isConversational(target) || (isCompactBoundary(target) && !target.isSidechain))) return false;
   if (!index.isEffective(target) && distinctCopies.get(index)?.has(target) !== true) return false;
@@ -191,21 +197,25 @@ function previousInFile(index: SessionIndex, r: RecordSummary, exclude?: Readonl
   return undefined;
 }
 
-/** The latest eligible row at most {@link TIMESTAMP_BRIDGE_MS} older than `r`. */
-function latestWithinWindow(index: SessionIndex, r: RecordSummary, exclude?: ReadonlySet<RecordSummary>): RecordSummary | undefined {
+/**
+ * The latest eligible row (by time, then file order) written before `r` and
+ * at most {@link TIMESTAMP_BRIDGE_MS} older than it.
+ */
+export function latestWithinWindow(index: SessionIndex, r: RecordSummary, exclude?: ReadonlySet<RecordSummary>): RecordSummary | undefined {
   if (Number.isNaN(r.time)) return undefined;
-  const rows = facts(index).byTime;
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((rows[mid] as RecordSummary).time <= r.time) lo = mid + 1;
-    else hi = mid;
-  }
-  for (let i = lo - 1; i >= 0; i--) {
+  const { rows, ordinals } = facts(index).byTime;
+  // The window: positions [from, to) of the time order (its lower edge by the very test the scan broke off at).
+  const from = firstPosition(rows, (c) => !(r.time - c.time > TIMESTAMP_BRIDGE_MS));
+  const to = firstPosition(rows, (c) => c.time > r.time);
+  // Rows written after `r` never qualify, and the window can hold most of
+  // the file: where many rows share a time (an imported or normalised
+  // transcript), each orphan's window holds every row of that time, and a
+  // scan that stepped over the later ones one by one cost every orphan the
+  // whole run, the file its square. The tree of ordinals jumps straight to
+  // the next row written before `r`, in the same order the scan took.
+  for (let i = ordinals.lastBelow(from, to, r.ordinal); i !== -1; i = ordinals.lastBelow(from, i, r.ordinal)) {
     const c = rows[i] as RecordSummary;
-    if (r.time - c.time > TIMESTAMP_BRIDGE_MS) break;
-    if (c.ordinal < r.ordinal && eligible(index, r, c, exclude)) return c;
+    if (eligible(index, r, c, exclude)) return c;
   }
   return undefined;
 }

@@ -33,7 +33,7 @@
 import { TIMESTAMP_BRIDGE_MS } from './analysis.js';
 import { isFileSnapshotRow, type RecordSummary } from './records.js';
 import type { SessionIndex } from './session-index.js';
-import { ListTable } from './collections.js';
+import { firstPosition, ListTable } from './collections.js';
 
 
 const MAP_TYPES: ReadonlySet<string> = new Set(['user', 'assistant', 'system', 'attachment']);
@@ -393,23 +393,34 @@ class StandIns {
       // (measured: a stand-in and its twin written in the same millisecond).
       this.rows.sort((a, b) => a.time - b.time);
     }
-    const rows = this.rows;
-    let lo = 0;
-    let hi = rows.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((rows[mid] as RecordSummary).time <= child.time) lo = mid + 1;
-      else hi = mid;
-    }
-    let found: RecordSummary | undefined;
-    for (let i = lo - 1; i >= 0; i--) {
-      const c = rows[i] as RecordSummary;
-      if (child.time - c.time > TIMESTAMP_BRIDGE_MS) break;
-      if (found !== undefined && c.time < found.time) break;
-      if (c !== child && c.isSidechain === child.isSidechain && !onChain(c)) found = c;
-    }
-    return found;
+    return standInAmong(this.rows, child, onChain);
   }
+}
+
+/**
+ * The stand-in for `child` among `rows` (ordered by time, ties in map
+ * order): of the rows on its side, not on the chain, at most 5 s older,
+ * those of the latest time; of them, the first.
+ */
+export function standInAmong(rows: readonly RecordSummary[], child: RecordSummary, onChain: (r: RecordSummary) => boolean): RecordSummary | undefined {
+  if (Number.isNaN(child.time)) return undefined;
+  // One time at a time, latest first; within a time, the first row that
+  // qualifies. Where many rows share a time (an imported or normalised
+  // transcript) that is nearly always the time's first row, which a scan
+  // from the time's last row down reached only after passing over the
+  // whole run, for every gap.
+  let end = firstPosition(rows, (c) => c.time > child.time);
+  while (end > 0) {
+    const time = (rows[end - 1] as RecordSummary).time;
+    if (child.time - time > TIMESTAMP_BRIDGE_MS) break;
+    const start = firstPosition(rows, (c) => c.time >= time, 0, end);
+    for (let i = start; i < end; i++) {
+      const c = rows[i] as RecordSummary;
+      if (c !== child && c.isSidechain === child.isSidechain && !onChain(c)) return c;
+    }
+    end = start;
+  }
+  return undefined;
 }
 
 function walk(graph: CliGraph, leaf: RecordSummary): { rows: RecordSummary[]; end: CliWalkEnd; bridges: CliBridge[] } {

@@ -16,6 +16,7 @@ import { flagsOf, readAsCli, standInFinder, type CliBridge, type CliReading, typ
 import { readAsSdk } from './resume-sdk.js';
 import { type LinkRepair, linkRepairs, type Renamed, renamedCopies } from './repair-targets.js';
 import { checkRequest, type RequestCheck } from './api-request.js';
+import { ListTable } from './collections.js';
 import type { RecordSummary } from './records.js';
 import type { SessionIndex } from './session-index.js';
 
@@ -41,6 +42,8 @@ export interface ResumeModel {
   readonly fidelity: number;
   /** Every broken link with the row its repair points it at. */
   readonly repairs: readonly LinkRepair[];
+  /** The entries of {@link repairs} for this record, in their order. */
+  repairsOf(record: RecordSummary): readonly LinkRepair[];
   /** Later copies of a uuid that carry another record, with their new uuids. */
   readonly renamed: readonly Renamed[];
   /** The record is on the loaded chain. */
@@ -130,6 +133,8 @@ function buildModel(index: SessionIndex, between: () => void): ResumeModel {
   let bridgeOf: ReadonlyMap<RecordSummary, RecordSummary> | undefined;
   let wouldBridge: ((r: RecordSummary) => RecordSummary | undefined) | undefined;
   let request: RequestCheck | undefined;
+  // By record: the rules ask once per broken row, and a search of the list each time cost a file of many breaks their square.
+  let repairsByRecord: ListTable<RecordSummary, LinkRepair> | undefined;
   return {
     leaf: actual.leaf,
     chain: actual.chain,
@@ -143,6 +148,13 @@ function buildModel(index: SessionIndex, between: () => void): ResumeModel {
     total,
     fidelity: total === 0 ? 1 : loaded / total,
     repairs,
+    repairsOf: (r) => {
+      if (repairsByRecord === undefined) {
+        repairsByRecord = new ListTable();
+        for (const repair of repairs) repairsByRecord.add(repair.record, repair);
+      }
+      return repairsByRecord.get(r);
+    },
     renamed,
     onChain: isOnChain,
     standIn: (r) => {

@@ -50,7 +50,7 @@ export default defineRule({
       if (record.parentUuid !== null || !index.isChainRow(record)) continue;
       if (index.byUuid.get(record.uuid as string) !== record) continue;
       if (expectedRoot(index, record) !== undefined) continue;
-      const choice = resume.repairs.find((r) => r.record === record)?.choice;
+      const choice = resume.repairsOf(record)[0]?.choice;
       // Only a typed prompt can mean "start over"; anything else, or a
       // prompt written within seconds of the row it continues, goes on.
       const surely = choice !== undefined && (!isTypedPrompt(record) || choice.reason === 'bridge');

@@ -44,7 +44,7 @@ export default defineRule({
   },
   check({ index, resume, report }) {
     for (const { closer, members } of parentCycles(index)) {
-      const choice = resume.repairs.find((r) => r.record === closer && r.kind === 'cycle')?.choice;
+      const choice = resume.repairsOf(closer).find((r) => r.kind === 'cycle')?.choice;
       const sure = choice !== undefined && (choice.reason === 'tool-call' || choice.reason === 'same-response');
       const fix = relinkFixOf(index, closer, choice, sure ? 'safe' : 'unsafe');
       const data = { parent: shortId(closer.parentUuid), size: members.length, lost: resume.total - resume.loaded };

@@ -77,7 +77,7 @@ export default defineRule({
         }
         continue;
       }
-      const choice = resume.repairs.find((r) => r.record === record)?.choice;
+      const choice = resume.repairsOf(record)[0]?.choice;
       const fix = relinkFixOf(index, record, choice);
       if (!isMainChainRow(index, record)) {
         report({ messageId: 'sidechain', data: { parent: shortId(parent) }, record, severity: 'warning', fix });

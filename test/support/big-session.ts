@@ -104,3 +104,42 @@ export function writeBrokenSession(file: string, bytes: number, pad = 900, sid =
   }
   return n;
 }
+
+/**
+ * A session whose every row has the same timestamp (an imported or
+ * normalised transcript): a linear user/assistant chain of about `records`
+ * rows where every third row is an extra one, in turn a fork (a second
+ * child of the previous chain row), an orphan with a null parent in
+ * mid-file and an orphan with a phantom parent. Each orphan's repair looks
+ * back through the rows written within the bridge window of it, which here
+ * is every row of the file. Ends with a newline.
+ */
+export function sameTimeSession(records: number, sid = BIG_SID): string {
+  const stamp = new Date(T0).toISOString();
+  const parts: string[] = [];
+  let parent: string | null = null;
+  let chain = 0;
+  let extras = 0;
+  for (let n = 0; n < records; n++) {
+    const uuid = rowUuid('same-time', n);
+    let p: string | null;
+    let type: 'user' | 'assistant';
+    if (n % 3 === 2) {
+      const kind = extras++ % 3;
+      p = kind === 0 ? parent : kind === 1 ? null : rowUuid('phantom', n);
+      type = 'assistant';
+    } else {
+      p = parent;
+      type = chain++ % 2 === 0 ? 'user' : 'assistant';
+      parent = uuid;
+    }
+    const message =
+      type === 'user'
+        ? `{"role":"user","content":${JSON.stringify(`question ${n}`)}}`
+        : `{"id":"msg_same_${n}","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"answer ${n}"}],"stop_reason":"end_turn"}`;
+    parts.push(
+      `{"parentUuid":${p === null ? 'null' : `"${p}"`},"isSidechain":false,"userType":"external","cwd":"/tmp/app","sessionId":"${sid}","version":"2.0.0","type":"${type}","message":${message},"uuid":"${uuid}","timestamp":"${stamp}"}`,
+    );
+  }
+  return `${parts.join('\n')}\n`;
+}
