@@ -11,6 +11,7 @@ import type { Io } from '../../src/io.js';
 import { main } from '../../src/program.js';
 import { nodeFs } from '../../src/repair/fs-port.js';
 import { commitPlan } from '../../src/repair/write.js';
+import type { CommitOptions } from '../../src/repair/options.js';
 import { SID, relinkPlan } from './fixture.js';
 
 let tmp: string;
@@ -39,6 +40,11 @@ beforeEach(() => {
   fs.mkdirSync(path.dirname(file), { recursive: true });
 });
 
+/** A commit on the real file system, with the sandbox's state folders. */
+function realOptions(): CommitOptions {
+  return { fs: nodeFs(), env, cwd: tmp, decidedBy: 'yes', projectsRoot: path.join(env.CLAUDE_CONFIG_DIR ?? '', 'projects') };
+}
+
 afterEach(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
@@ -52,13 +58,7 @@ describe('commitPlan on a real folder', () => {
     fs.utimesSync(file, old, old);
     const inodeBefore = fs.statSync(file).ino;
 
-    const entry = commitPlan(plan, {
-      fs: nodeFs(),
-      env,
-      cwd: tmp,
-      decidedBy: 'yes',
-      projectsRoot: path.join(env.CLAUDE_CONFIG_DIR ?? '', 'projects'),
-    });
+    const entry = commitPlan(plan, realOptions());
 
     expect(fs.readFileSync(file).equals(plan.after)).toBe(true);
     expect(fs.statSync(file).mode & 0o777).toBe(0o640);
@@ -122,13 +122,7 @@ describe('the owner and group of the file replaced', () => {
     const old = new Date(Date.now() - 3_600_000);
     fs.utimesSync(file, old, old);
 
-    const entry = commitPlan(plan, {
-      fs: nodeFs(),
-      env,
-      cwd: tmp,
-      decidedBy: 'yes',
-      projectsRoot: path.join(env.CLAUDE_CONFIG_DIR ?? '', 'projects'),
-    });
+    const entry = commitPlan(plan, realOptions());
     expect(fs.readFileSync(file).equals(plan.after)).toBe(true);
     expect(ownerOf(file)).toEqual({ uid, gid, mode: 0o600 });
     expect(ownerOf(entry.backup)).toMatchObject({ mode: 0o600 }); // the backup is cclint's own
