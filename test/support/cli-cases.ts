@@ -30,7 +30,38 @@ function bridgeAfter(gap: number): string {
   return jsonl(records);
 }
 
+/** u1 a1 u2 a2, u2's parentUuid written as `value`, 1 s (near) or a minute (far) after a1. */
+function malformedParent(value: unknown, near: boolean): string {
+  resetClock();
+  return jsonl([
+    user('u1'),
+    assistant('a1', { parent: 'u1' }),
+    user('u2', { extra: { parentUuid: value }, ...(near ? {} : { gapMs: 60_000 }) }),
+    assistant('a2', { parent: 'u2' }),
+  ]);
+}
+
+/** A parentUuid that is neither a string nor null: a truthy one is looked up and bridged like a missing uuid, a falsy one ends the walk. */
+const MALFORMED_PARENT_CASES: readonly CliCase[] = [
+  ...[{}, [], 5, true].map((value) => ({
+    name: `bridges a parentUuid of ${JSON.stringify(value)} to a row 1 s older, as a uuid it cannot find`,
+    text: () => malformedParent(value, true),
+    loaded: ids('u1', 'a1', 'u2', 'a2'),
+  })),
+  ...[{}, 5].map((value) => ({
+    name: `stops at a parentUuid of ${JSON.stringify(value)} with no row within 5 s`,
+    text: () => malformedParent(value, false),
+    loaded: ids('u2', 'a2'),
+  })),
+  ...[false, ''].map((value) => ({
+    name: `stops at a parentUuid of ${JSON.stringify(value)} even with a row 1 s older`,
+    text: () => malformedParent(value, true),
+    loaded: ids('u2', 'a2'),
+  })),
+];
+
 export const CLI_CASES: readonly CliCase[] = [
+  ...MALFORMED_PARENT_CASES,
   {
     name: 'bridges a missing parent to a row written 5,000 ms earlier',
     text: () => bridgeAfter(5_000),
