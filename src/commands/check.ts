@@ -66,6 +66,8 @@ export async function runCheck(
   });
   for (const r of results) {
     if (r.byteLength === 0) note(io, `${r.filePath}: empty file, nothing to check`);
+    // Lines that are all blank are no content either (a line with anything else is judged).
+    else if (r.recordCount === 0 && r.findings.length === 0 && r.notTranscript !== true) note(io, `${r.filePath}: only blank lines, nothing to check`);
   }
   return { results, unreadableExplicit };
 }

@@ -40,6 +40,8 @@ fs.mkdirSync(path.join(box.root, 'wrong-folder', 'sub'), { recursive: true });
 fs.writeFileSync(path.join(box.root, 'wrong-folder', 'notes.txt'), 'not a session\n');
 fs.mkdirSync(path.join(box.root, 'empties'));
 fs.writeFileSync(path.join(box.root, 'empties', EMPTY), '');
+fs.mkdirSync(path.join(box.root, 'blanks'));
+fs.writeFileSync(path.join(box.root, 'blanks', EMPTY), '\n  \n\t\r\n\n');
 
 const binaryShown = path.relative(box.root, path.join(project, BINARY));
 const BINARY_VERDICT = `not a Claude Code transcript: ${binaryBytes.length.toLocaleString('en-US')} bytes of binary data, no JSON record`;
@@ -153,6 +155,15 @@ for (const [how, cclint] of [
         return { code: s.status ?? -1, stdout: s.stdout, stderr: s.stderr };
       })();
       expect(r).toEqual({ code: 2, stdout: '', stderr: `cclint: no session file found under ${path.join(box.root, 'fresh', 'projects')}\n` });
+    });
+
+    it('a session file of blank lines only is a quiet note too, exit 0', async () => {
+      const r = await cclint(['check', 'blanks']);
+      expect(r).toEqual({
+        code: 0,
+        stdout: '✔ No problems in 1 file\n',
+        stderr: `cclint: blanks/${EMPTY}: only blank lines, nothing to check\n`,
+      });
     });
 
     it('an empty session file stays a quiet note, exit 0, as Claude Code leaves them behind', async () => {
