@@ -96,6 +96,14 @@ describe('cclint search', () => {
     expect((await run(['search', '--regex', '(', 'claude/projects'], box)).code).toBe(2);
   });
 
+  it('with --all, labels the rows of a transcript not named by its session id by where they lie, not as a sidechain', async () => {
+    box.write('notes.jsonl', [user(1, null, 'the quokka question'), assistant(2, 1, 'a quokka answer')]);
+    const all = await run(['search', '--all', 'quokka', 'claude/projects'], box);
+    expect(all.code).toBe(0);
+    expect(all.stdout).toContain('  2026-01-05 03:01  user       the quokka question\n');
+    expect(all.stdout).not.toContain('[sidechain]');
+  });
+
   it('escapes what it prints and shell-quotes the folder', async () => {
     box.write(
       `${sid(1)}.jsonl`,

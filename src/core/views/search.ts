@@ -363,8 +363,10 @@ export function searchFacts(indexes: readonly SessionIndex[], options: { readonl
       const records: SearchedRecord[] = [];
       for (const r of index.effectiveRecords()) {
         if (!isSaid(r) || !maySay(r)) continue;
-        const place: HitPlace =
-          index.file.role !== 'main' || r.isSidechain ? 'sidechain' : loaded.has(r) ? 'resumed' : intended.has(r) ? 'lost' : 'abandoned';
+        // A subagent's transcript is a sidechain; a transcript outside the
+        // layout (not named by its session id) has a conversation of its own.
+        const agent = index.file.role === 'subagent' || index.file.role === 'legacy-agent';
+        const place: HitPlace = agent || r.isSidechain ? 'sidechain' : loaded.has(r) ? 'resumed' : intended.has(r) ? 'lost' : 'abandoned';
         if (index !== main && place !== 'sidechain') continue;
         records.push(searched(index, r, place));
       }
