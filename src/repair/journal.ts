@@ -27,6 +27,7 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { ConcurrentModificationError } from '../core/errors.js';
 import { appendAudit, readAuditLog } from './audit.js';
 import { handleRange } from './content.js';
 import type { FsPort, ReadHandle } from './fs-port.js';
@@ -93,6 +94,76 @@ function prefixIs(port: FsPort, file: string, length: number, sha: string): bool
 }
 
 /** Writes the intent (fsynced, 0600) and returns the journal's path. Throws when it cannot. */
+/** The write lock of `file` (see {@link lockForWriting}). */
+function lockPathFor(dir: string, file: string): string {
+  return path.join(dir, `${createHash('sha256').update(file).digest('hex').slice(0, 32)}${LOCK_SUFFIX}`);
+}
+
+const LOCK_SUFFIX = '.lock';
+
+/**
+ * The pid holding a lock file, `undefined` when the lock is stale: its
+ * process is gone (a killed run), or it is this process's own (which holds
+ * none between commits), or it cannot be read even after a moment (a lock
+ * is written in one call just after it is created, so an empty one is
+ * either being written now or torn by a kill).
+ */
+function lockHolder(port: FsPort, lock: string, alive: (pid: number) => boolean): number | undefined {
+  for (let look = 0; look < 2; look++) {
+    try {
+      const pid = (JSON.parse(port.readFile(lock).toString('utf8')) as { pid?: unknown }).pid;
+      if (typeof pid === 'number') return pid !== process.pid && alive(pid) ? pid : undefined;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    }
+    if (look === 0) port.sleep(50);
+  }
+  return undefined;
+}
+
+/**
+ * Takes the write lock of `file` for this process: `<journal dir>/<hash of
+ * the path>.lock`, created exclusively, holding the pid. Returns its release.
+ *
+ * Why: two cclint writers on one session (two `fix` runs, a `fix` and a
+ * `restore`, a cron job and a person) each check the bytes they planned
+ * from through their own open handle, which still shows the old file after
+ * the other one swapped in the new; the second then renamed over the
+ * first's file, and lines a live Claude Code had appended to it in between
+ * were lost, with both runs reporting success. With the lock, the second
+ * refuses at once; had it waited, what it planned from would no longer be
+ * the file anyway.
+ *
+ * A stale lock (its process gone) is taken over. Throws
+ * {@link ConcurrentModificationError} while another live process holds it.
+ */
+export function lockForWriting(
+  port: FsPort,
+  dir: string,
+  file: string,
+  shown: string,
+  alive: (pid: number) => boolean = isPidAlive,
+): () => void {
+  const lock = lockPathFor(dir, file);
+  port.mkdirp(dir, 0o700);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      port.writeNewFile(lock, Buffer.from(`${JSON.stringify({ pid: process.pid, file })}\n`), { mode: 0o600 });
+      return () => removeQuietly(port, lock);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = lockHolder(port, lock, alive);
+    if (holder === undefined && attempt === 0) {
+      removeQuietly(port, lock);
+      continue;
+    }
+    throw new ConcurrentModificationError(
+      `another cclint${holder === undefined ? '' : ` (pid ${holder})`} is writing ${shown}; nothing was written; run this again once it is done`,
+    );
+  }
+}
+
 export function beginJournal(port: FsPort, dir: string, record: JournalRecord): string {
   const journal = path.join(dir, `${record.id}.json`);
   port.mkdirp(dir, 0o700);
@@ -243,6 +314,8 @@ export function recoverJournals(
     return recovery;
   }
   for (const name of names.sort()) {
+    // A write lock its run did not release (killed): nobody holds it.
+    if (name.endsWith(LOCK_SUFFIX) && lockHolder(port, path.join(dir, name), alive) === undefined) removeQuietly(port, path.join(dir, name));
     if (!name.endsWith('.json')) continue;
     const journal = path.join(dir, name);
     let record: Partial<JournalRecord>;

@@ -5,7 +5,8 @@
  *
  * 1. settle the journal entries of cclint runs that were killed (journal.ts);
  * 2. refuse a session that looks live (live.ts) unless `--force`;
- * 3. open the file (kept open: its inode is where a live Claude Code may
+ * 3. take the file's write lock (one cclint writer per file: journal.ts),
+ *    open the file (kept open: its inode is where a live Claude Code may
  *    still append), choose the backup path and record the intent in the
  *    journal, fsynced, with the whole audit entry;
  * 4. back the old bytes up outside the projects root, mode 0600, fsynced,
@@ -41,7 +42,7 @@ import { handleContent, rewriteContent } from './content.js';
 import type { FileStat, FsPort, ReadHandle } from './fs-port.js';
 import { errorText, headOfFile, removeQuietly } from './fs-port.js';
 import { addUuidFields } from './uuids.js';
-import { beginJournal, hashPrefix, keptInodePath, recoverJournals, settleJournal, tempPathFor } from './journal.js';
+import { beginJournal, hashPrefix, keptInodePath, lockForWriting, recoverJournals, settleJournal, tempPathFor } from './journal.js';
 import type { JournalRecord } from './journal.js';
 import { assertNotLive } from './live.js';
 import type { CommitOptions } from './options.js';
@@ -123,7 +124,6 @@ export function commitWith(plan: FilePlan, options: CommitOptions, extras: Commi
   if (plan.refusal !== undefined) throw new Error(`commitPlan: the plan for ${shown} was refused (${plan.refusal})`);
   // The new bytes are checked against sha256After as they are written (content.ts).
   if (plan.sha256Before === plan.sha256After) throw new Error(`commitPlan: the plan for ${shown} changes nothing`);
-  const now = options.now ?? Date.now;
 
   // 1. Finish what killed runs left.
   recoverJournals(options);
@@ -166,6 +166,27 @@ export function commitWith(plan: FilePlan, options: CommitOptions, extras: Commi
       `refusing to write ${shown}: ${auditLog} is not a cclint audit log (its first line is not an audit entry), and cclint appends only to its own; give another --audit-log; nothing was changed`,
     );
   }
+  // One writer at a time per file, from before the bytes are checked to after the audit line.
+  const unlock = lockForWriting(port, journalDir(options), file, shown, options.isPidAlive);
+  try {
+    return commitLocked(plan, options, extras, { backupRoot, auditLog, stat });
+  } finally {
+    unlock();
+  }
+}
+
+/** Steps 3 to 9 of {@link commitWith}, under the file's write lock. */
+function commitLocked(
+  plan: FilePlan,
+  options: CommitOptions,
+  extras: CommitExtras | undefined,
+  state: { readonly backupRoot: string; readonly auditLog: string; readonly stat: FileStat },
+): AuditEntry {
+  const port = options.fs;
+  const file = plan.file.path;
+  const shown = plan.file.displayPath;
+  const now = options.now ?? Date.now;
+  const { backupRoot, auditLog, stat } = state;
   let old: ReadHandle;
   try {
     old = port.openRead(file);
