@@ -357,6 +357,28 @@ describe('restore', () => {
     expect(bytes(FILE).toString()).toBe(plan.after.toString() + later);
   });
 
+  it('refuses when lines added after the fix hang from a record the fix made (a fresh uuid), which the restore would take away', () => {
+    // A fix that gave line 3 a fresh uuid (as duplicate-uuid's does).
+    const fresh = '44444444-4444-4444-8444-444444444444';
+    const renamed = makePlan(FILE, plan.before, Buffer.from(plan.before.toString().replace('33333333-3333-4333-8333-333333333333', fresh)));
+    vol.writeFileSync(FILE, renamed.before);
+    const fix = commitPlan(renamed, options());
+    const later = `{"type":"user","uuid":"55555555-5555-4555-8555-555555555555","parentUuid":"${fresh}"}\n`;
+    vol.appendFileSync(FILE, later);
+    const current = bytes(FILE);
+    expect(() => restore(fix.id, restoreOptions())).toThrow(
+      new RegExp(`refusing to restore .*lines added after fix .* refer to a record it made \\(uuid ${fresh}\\)`),
+    );
+    expect(bytes(FILE).equals(current)).toBe(true);
+    expect(auditLines()).toHaveLength(1);
+    // A line that names only records the backup holds too is kept, as before.
+    vol.writeFileSync(FILE, renamed.after);
+    const other = '{"type":"user","uuid":"66666666-6666-4666-8666-666666666666","parentUuid":"22222222-2222-4222-8222-222222222222"}\n';
+    vol.appendFileSync(FILE, other);
+    restore(fix.id, restoreOptions());
+    expect(bytes(FILE).toString()).toBe(renamed.before.toString() + other);
+  });
+
   it('refuses a backup that is not what the fix recorded', () => {
     const fix = commitPlan(plan, options());
     vol.chmodSync(fix.backup, 0o600);
