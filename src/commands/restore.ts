@@ -11,7 +11,7 @@ import { restore } from '../repair/restore.js';
 import { listAudit, type AuditListRow } from '../repair/audit-list.js';
 import { statePaths } from '../repair/write.js';
 import { UsageError } from '../core/errors.js';
-import { shellWord } from '../shell-word.js';
+import { undoCommand } from './shared.js';
 import { escapeForTerminal, terminalSafeJson } from '../escape.js';
 import { handleInterrupts } from '../interrupt.js';
 
@@ -98,9 +98,7 @@ Exit codes: 0 restored (or nothing to do), 2 not restored (unknown id, file chan
       io.stdout.write(
         entry === undefined
           ? `${escapeForTerminal(shown)} already holds its content from before ${what}; nothing to do\n`
-          : `restored ${escapeForTerminal(shown)} to its content before ${what} (${undone.time}); undo with: cclint restore ${entry.id}${
-              options.auditLog === undefined ? '' : ` --audit-log ${escapeForTerminal(shellWord(options.auditLog))}`
-            }\n`,
+          : `restored ${escapeForTerminal(shown)} to its content before ${what} (${undone.time}); undo with: ${undoCommand(entry.id, options)}\n`,
       );
       setExit(0);
     });

@@ -375,7 +375,19 @@ export function writeOptions(io: Io, fs: FsPort, flags: WriteFlags, decidedBy: D
   };
 }
 
-/** The command that undoes an audited write, as a person would paste it (with `--audit-log` when one was given). */
-export function undoCommand(auditId: string, flags: Pick<WriteFlags, 'auditLog'>): string {
-  return escapeForTerminal(shellCommand(['cclint', 'restore', auditId, ...(flags.auditLog === undefined ? [] : ['--audit-log', flags.auditLog])]));
+/**
+ * The command that undoes an audited write, as a person would paste it:
+ * with `--audit-log` and `--backup-dir` when they were given (restore finds
+ * the entry in that log, and refuses a backup outside the folder it is told).
+ */
+export function undoCommand(auditId: string, flags: Pick<WriteFlags, 'auditLog' | 'backupDir'>): string {
+  return escapeForTerminal(
+    shellCommand([
+      'cclint',
+      'restore',
+      auditId,
+      ...(flags.auditLog === undefined ? [] : ['--audit-log', flags.auditLog]),
+      ...(flags.backupDir === undefined ? [] : ['--backup-dir', flags.backupDir]),
+    ]),
+  );
 }

@@ -102,7 +102,27 @@ export function auditFixes(applied: readonly AppliedFix[]): AuditEntry['fixes'] 
 
 /** Appends one entry as a line (fsynced; the log is created 0600). */
 export function appendAudit(port: FsPort, auditLog: string, entry: AuditEntry): void {
-  port.appendFile(auditLog, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+  // A log whose last line was torn (a crash while appending, a hand edit)
+  // gets a line break first: glued to it, this entry could not be read, and
+  // the write it records could not be undone.
+  const torn = !endsWithLineBreak(port, auditLog);
+  port.appendFile(auditLog, `${torn ? '\n' : ''}${JSON.stringify(entry)}\n`, { mode: 0o600 });
+}
+
+/** Whether `file` is missing, empty, or ends with `\n`. */
+function endsWithLineBreak(port: FsPort, file: string): boolean {
+  let handle;
+  try {
+    handle = port.openRead(file);
+  } catch {
+    return true; // created by the append
+  }
+  try {
+    const size = handle.size();
+    return size === 0 || handle.read(size - 1, 1)[0] === 0x0a;
+  } finally {
+    handle.close();
+  }
 }
 
 /**
@@ -112,7 +132,7 @@ export function appendAudit(port: FsPort, auditLog: string, entry: AuditEntry): 
  * `"id"`) or any other file, which cclint must not append to.
  */
 export function isAuditLogHead(head: string): boolean {
-  const first = head.trimStart();
+  const first = head.replace(/^\uFEFF/, '').trimStart();
   return first.startsWith('{"id":"') && first.includes('"sha256Before":"') && first.includes('"backup":"');
 }
 
@@ -126,7 +146,8 @@ export function readAuditLog(port: FsPort, file: string): AuditEntry[] {
     throw new PathError(`cannot read the audit log ${describeFsError(error, file)}`);
   }
   const entries: AuditEntry[] = [];
-  for (const line of text.split('\n')) {
+  // A byte-order mark an editor put first would hide the first entry.
+  for (const line of text.replace(/^\uFEFF/, '').split('\n')) {
     if (line.trim() === '') continue;
     try {
       const value = JSON.parse(line) as Partial<AuditEntry> | null;

@@ -247,6 +247,30 @@ describe('cclint fix', () => {
     await fixAndRestoreKeepOwner(1234, 1234);
   });
 
+  it('prints an undo command that works when --backup-dir was given, and so does restore', async () => {
+    const file = path.join(dir, PHANTOM);
+    const backups = path.join(box.root, 'my backups');
+    const r = await run(['fix', '--yes', '--backup-dir', backups, file], { env: box.env, cwd: box.root });
+    const undo = /undo with: (cclint restore \S+ --backup-dir '[^']+')\n/.exec(r.stdout)?.[1];
+    expect(undo).toBe(`cclint restore ${/undo with: cclint restore (\S+)/.exec(r.stdout)?.[1]} --backup-dir '${backups}'`);
+    const id = /undo with: cclint restore (\S+)/.exec(r.stdout)?.[1] as string;
+    const restored = await run(['restore', id, '--backup-dir', backups], { env: box.env, cwd: box.root });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stdout).toMatch(/undo with: cclint restore \S+ --backup-dir '[^']+'\n$/);
+  });
+
+  it('starts a new line before its audit entry when the log\'s last line was torn, so the fix can still be undone', async () => {
+    const log = path.join(box.cclintHome, 'audit.jsonl');
+    expect((await run(['fix', '--yes', path.join(dir, PHANTOM)], { env: box.env, cwd: box.root })).code).toBe(0);
+    fs.appendFileSync(log, '{"id":"torn');
+    const r = await run(['fix', '--yes', path.join(dir, CRASH)], { env: box.env, cwd: box.root });
+    const id = /undo with: cclint restore (\S+)/.exec(r.stdout)?.[1] as string;
+    const list = await run(['restore', '--list', '--format', 'json'], { env: box.env, cwd: box.root });
+    expect((JSON.parse(list.stdout) as Array<{ id: string }>).map((row) => row.id)).toContain(id);
+    const undo = await run(['restore', id], { env: box.env, cwd: box.root });
+    expect(undo.code, undo.stderr).toBe(0);
+  });
+
   it('restore --list with no audit log says there is nothing yet; a bad --limit is exit 2', async () => {
     const empty = await run(['restore', '--list'], { env: box.env, cwd: box.root });
     expect([empty.code, empty.stdout]).toEqual([0, 'no fixes recorded yet\n']);
