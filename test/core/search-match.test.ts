@@ -97,4 +97,14 @@ describe('plainMatcher places', () => {
   it('of a regular expression are those of the text itself', () => {
     expect(regexMatcher('ne+dle').find('İİİİİİİİİİ needle tail')).toEqual({ start: 11, end: 17 });
   });
+
+  it('--regex: takes the first match that holds something, past the empty ones a pattern like l* finds first', () => {
+    expect(regexMatcher('l*').find('hello')).toEqual({ start: 2, end: 4 });
+    expect(regexMatcher('\\d*').find('take 123 steps')).toEqual({ start: 5, end: 8 });
+    // Past a character outside the BMP whole, never between its halves.
+    expect(regexMatcher('x*').find('😀😀 xx')).toEqual({ start: 5, end: 7 });
+    // Only empty matches: nothing to show.
+    expect(regexMatcher('^').find('hello')).toBeUndefined();
+    expect(regexMatcher('z*').find('hello')).toBeUndefined();
+  });
 });

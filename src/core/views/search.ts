@@ -170,12 +170,18 @@ export function plainMatcher(needle: string): Matcher {
 
 /** A JavaScript regular expression (case-insensitive unless it has an upper-case letter: smart case). */
 export function regexMatcher(source: string): Matcher {
-  const re = new RegExp(source, /[A-Z]/.test(source.replace(/\\./g, '')) ? 'u' : 'iu');
+  const re = new RegExp(source, /[A-Z]/.test(source.replace(/\\./g, '')) ? 'gu' : 'giu');
   return {
     find(text) {
+      // The first match that holds something: `l*` or `\d*` match the empty
+      // text at the very start, and taking that one (which shows nothing)
+      // missed every real match after it.
       re.lastIndex = 0;
-      const m = re.exec(text);
-      return m === null || m[0] === '' ? undefined : { start: m.index, end: m.index + m[0].length };
+      for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+        if (m[0] !== '') return { start: m.index, end: m.index + m[0].length };
+        re.lastIndex = m.index + ((text.codePointAt(m.index) ?? 0) > 0xffff ? 2 : 1);
+      }
+      return undefined;
     },
     prefilter: undefined,
     prefilterBytes: 0,
