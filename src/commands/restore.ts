@@ -26,6 +26,7 @@ interface RestoreCommandOptions {
 
 const STATE_TEXT: Record<AuditListRow['state'], string> = {
   'as-written': 'as written',
+  grown: 'as written, grown since',
   before: 'back as before',
   changed: 'changed since',
   missing: 'file missing',

@@ -12,6 +12,11 @@ import type { AuditEntry } from './types.js';
 export type FileState =
   /** It still holds the bytes the entry wrote: `restore <id>` undoes it. */
   | 'as-written'
+  /**
+   * It holds the bytes the entry wrote followed by lines added since (a live
+   * session went on): `restore <id>` undoes it and keeps those lines.
+   */
+  | 'grown'
   /** It holds the bytes from before the entry (undone by hand or by a restore). */
   | 'before'
   /** Something else changed it since: a restore would refuse. */
@@ -51,7 +56,18 @@ function stateOf(port: FsPort, entry: AuditEntry, hashes: Map<string, string | u
   if (hash === undefined) return 'missing';
   if (hash === entry.sha256After) return 'as-written';
   if (hash === entry.sha256Before) return 'before';
-  return 'changed';
+  return grewSince(port, entry) ? 'grown' : 'changed';
+}
+
+/** Whether the file starts with the bytes the entry wrote and has more after them. */
+function grewSince(port: FsPort, entry: AuditEntry): boolean {
+  if (entry.sizeAfter === undefined) return false;
+  try {
+    const bytes = port.readFile(entry.file);
+    return bytes.length > entry.sizeAfter && sha256(bytes.subarray(0, entry.sizeAfter)) === entry.sha256After;
+  } catch {
+    return false;
+  }
 }
 
 /** The newest `limit` entries of the audit log, newest first. */

@@ -271,6 +271,19 @@ describe('cclint fix', () => {
     expect(undo.code, undo.stderr).toBe(0);
   });
 
+  it('restore --list says a file that grew after a fix (a live session went on) is as written and grown, which restore undoes keeping the lines', async () => {
+    const file = path.join(dir, PHANTOM);
+    const r = await run(['fix', '--yes', file], { env: box.env, cwd: box.root });
+    const id = /undo with: cclint restore (\S+)/.exec(r.stdout)?.[1] as string;
+    fs.appendFileSync(file, '{"type":"user","uuid":"77777777-7777-4777-8777-777777777777","parentUuid":null}\n');
+    const list = await run(['restore', '--list'], { env: box.env, cwd: box.root });
+    expect(list.stdout).toMatch(new RegExp(`^${id}  \\S+ \\S+  as written, grown since  `, 'm'));
+    const json = await run(['restore', '--list', '--format', 'json'], { env: box.env, cwd: box.root });
+    expect((JSON.parse(json.stdout) as Array<{ state: string }>)[0]?.state).toBe('grown');
+    const undo = await run(['restore', id, '--force'], { env: box.env, cwd: box.root });
+    expect(undo.code, undo.stderr).toBe(0);
+  });
+
   it('restore --list with no audit log says there is nothing yet; a bad --limit is exit 2', async () => {
     const empty = await run(['restore', '--list'], { env: box.env, cwd: box.root });
     expect([empty.code, empty.stdout]).toEqual([0, 'no fixes recorded yet\n']);
