@@ -236,6 +236,8 @@ function commitLocked(
       throw new CclintError(`could not record the write of ${shown} in cclint's journal: ${errorText(error)}; nothing was changed`);
     }
     let settled = false;
+    // Until the swap starts, nothing of the transcript has been written.
+    let swapping = false;
     try {
       // 4. Backup, copied from the open handle.
       writeBackup(options, plan, backup, old);
@@ -257,6 +259,7 @@ function commitLocked(
       }
 
       // 6. Keep the old inode reachable, swap, carry appended lines.
+      swapping = true;
       keepOldInode(port, file, keptInodePath(file, id), old, shown);
       const gone = goneUuids(plan);
       const result = swapCarrying({
@@ -317,7 +320,18 @@ function commitLocked(
       removeQuietly(port, keptInodePath(file, id));
       removeQuietly(port, journal);
     } finally {
-      if (!settled) settleJournal(port, journal, record);
+      if (settled) {
+        // nothing left to do
+      } else if (swapping) {
+        settleJournal(port, journal, record);
+      } else {
+        // A failure before the swap (the backup found the file was not what
+        // was planned, say) wrote nothing: the journal goes, and no audit line.
+        // Settling it instead would audit a write that never happened when
+        // the file already holds the planned bytes (another run wrote them).
+        removeQuietly(port, backup);
+        removeQuietly(port, journal);
+      }
     }
 
     // 9. Side files and mtime.

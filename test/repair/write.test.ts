@@ -294,6 +294,19 @@ describe('commitPlan', () => {
 
 });
 
+describe('commitPlan when another run already wrote the same fix', () => {
+  it('writes nothing, and leaves no audit line, journal or backup (it wrote nothing, though the file holds its planned bytes)', () => {
+    // Another cclint fixed the file the same way after this plan was made.
+    vol.writeFileSync(FILE, plan.after);
+    vol.utimesSync(FILE, new Date(T0), new Date(T0));
+    expect(() => commitPlan(plan, options())).toThrow(ConcurrentModificationError);
+    expect(bytes(FILE).equals(plan.after)).toBe(true);
+    expect(auditLines()).toEqual([]);
+    expect(filesUnder(path.join(ENV.CCLINT_HOME as string, 'inflight'))).toEqual([]);
+    expect(filesUnder(path.join(ENV.CCLINT_HOME as string, 'backups'))).toEqual([]);
+  });
+});
+
 describe('restore', () => {
   const restoreOptions = (overrides: object = {}) => ({ fs: port, env: ENV, cwd: HOME, now: () => NOW, isPidAlive: () => false, ...overrides });
 
