@@ -7,17 +7,13 @@
  * referred to what the fix changed, the old bytes with every row), and the
  * fix's `restore` must give back the old bytes followed by the appended rows.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIG_SID, brokenSession } from '../support/big-session.js';
+import { liveRows, runCli, startAppender } from './live-appender.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..', '..');
-const cli = path.join(repo, 'dist', 'cli.js');
 const RUNS = 16;
 
 let tmp: string;
@@ -32,23 +28,6 @@ afterAll(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-function runCli(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [cli, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => void (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => void (stderr += c.toString()));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** The `live` numbers of the appended rows, in file order. */
-function liveRows(text: string): number[] {
-  return [...text.matchAll(/"live":(\d+)\}$/gm)].map((m) => Number(m[1]));
-}
-
 describe('fix --yes --force while another process appends to the session', () => {
   it.each(Array.from({ length: RUNS }, (_, i) => i))('run %i: no appended row lost, order kept, restore gives the old bytes back', async (i) => {
     const dir = path.join(tmp, `run-${i}`);
@@ -59,23 +38,12 @@ describe('fix --yes --force while another process appends to the session', () =>
     fs.writeFileSync(file, session.text);
     const env = { HOME: dir, CLAUDE_CONFIG_DIR: config, CCLINT_HOME: path.join(dir, 'state'), PATH: process.env.PATH ?? '' };
 
-    const appender = spawn(process.execPath, [path.join(here, 'appender-child.mjs'), file, session.last, BIG_SID, String(i % 3)], {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    });
-    let out = '';
-    appender.stdout.on('data', (c: Buffer) => void (out += c.toString()));
-    const exited = new Promise<void>((resolve) => appender.on('exit', () => resolve()));
-    await new Promise<void>((resolve) => {
-      const check = (): void => (out.includes('started') ? resolve() : void setTimeout(check, 5));
-      check();
-    });
+    const appender = await startAppender(file, session.last, BIG_SID, i % 3);
 
     const fix = await runCli(['fix', '--yes', '--force', file], env, dir);
     // Let it append a little longer after the fix, then stop it.
     await new Promise((resolve) => setTimeout(resolve, 50));
-    appender.stdin.end();
-    await exited;
-    const appended = Number(/appended (\d+)/.exec(out)?.[1] ?? '-1');
+    const appended = await appender.stop();
     expect(appended).toBeGreaterThan(0);
 
     const after = fs.readFileSync(file);
