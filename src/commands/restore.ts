@@ -9,6 +9,7 @@ import type { FsPort } from '../repair/fs-port.js';
 import { nodeFs } from '../repair/fs-port.js';
 import { restore } from '../repair/restore.js';
 import { listAudit, type AuditListRow } from '../repair/audit-list.js';
+import { entryLabel } from '../repair/audit.js';
 import { statePaths } from '../repair/write.js';
 import { UsageError } from '../core/errors.js';
 import { undoCommand } from './shared.js';
@@ -95,7 +96,7 @@ Exit codes: 0 restored (or nothing to do), 2 not restored (unknown id, file chan
         now: io.now ?? Date.now,
       });
       const shown = classifyPath(undone.file, io.cwd).displayPath;
-      const what = undone.kind === 'restore' ? `restore ${undone.id}` : `fix ${undone.id}`;
+      const what = entryLabel(undone);
       io.stdout.write(
         entry === undefined
           ? `${escapeForTerminal(shown)} already holds its content from before ${what}; nothing to do\n`

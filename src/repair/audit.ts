@@ -136,6 +136,13 @@ export function isAuditLogHead(head: string): boolean {
   return first.startsWith('{"id":"') && first.includes('"sha256Before":"') && first.includes('"backup":"');
 }
 
+/** How messages name an audited write: `fix <id>`, `rename <id>` (a title row) or `restore <id>`. */
+export function entryLabel(entry: Pick<AuditEntry, 'id' | 'kind' | 'fixes'>): string {
+  if (entry.kind === 'restore') return `restore ${entry.id}`;
+  const renamed = entry.fixes.length > 0 && entry.fixes.every((f) => f.ruleId === 'rename');
+  return `${renamed ? 'rename' : 'fix'} ${entry.id}`;
+}
+
 /** Every parseable entry of an audit log, oldest first; [] when there is no log. */
 export function readAuditLog(port: FsPort, file: string): AuditEntry[] {
   let text: string;

@@ -18,6 +18,7 @@ import { handleRange } from './content.js';
 import type { ReadHandle } from './fs-port.js';
 import { Rewrite } from './rewrite.js';
 import { uuidFieldsInRange } from './uuids.js';
+import { entryLabel } from './audit.js';
 
 export { readAuditLog } from './audit.js';
 
@@ -85,7 +86,7 @@ export function restore(target: string, options: RestoreOptions): RestoreResult 
   }
   const file = classifyPath(undone.file, options.cwd);
   const shown = file.displayPath;
-  const label = undone.kind === 'restore' ? `restore ${undone.id}` : `fix ${undone.id}`;
+  const label = entryLabel(undone);
   assertWhereCclintPutIt(undone, file, backupRoot, label);
 
   let current: ReadHandle;

@@ -57,7 +57,10 @@ describe('cclint rename', () => {
     expect(await titles()).toEqual(['Second name']);
 
     const secondId = /restore (\S+)\n$/.exec(second.stdout)?.[1] as string;
-    expect((await run(['restore', secondId], box)).code).toBe(0);
+    const undone = await run(['restore', secondId], box);
+    expect(undone.code).toBe(0);
+    // Named as what it was: a rename, not a fix.
+    expect(undone.stdout).toMatch(new RegExp(`^restored \\S+ to its content before rename ${secondId} `));
     expect(await titles()).toEqual(['Login form: validation']);
     expect((await run(['restore', entry.id], box)).code).toBe(0);
     expect(fs.readFileSync(file)).toEqual(original);
