@@ -219,4 +219,10 @@ describe('redact', () => {
     expect(redact('the password is in the vault; see https://example.com/a:b@c').count).toBe(0);
     expect(redact(`${FAKE.anthropic} ${FAKE.anthropic}`)).toMatchObject({ text: '[REDACTED:anthropic-key] [REDACTED:anthropic-key]', count: 2 });
   });
+
+  it('masks a quoted password whole, spaces and all, and a bare one up to its end', () => {
+    expect(redact('{"password": "p@ss w0rd!", "user": "me"}')).toMatchObject({ text: '{"password": "[REDACTED:password]", "user": "me"}', count: 1 });
+    expect(redact("secret='open sesame now'")).toMatchObject({ text: "secret='[REDACTED:password]'", count: 1 });
+    expect(redact('password=hunter2hunter2 next')).toMatchObject({ text: 'password=[REDACTED:password] next', count: 1 });
+  });
 });

@@ -26,6 +26,10 @@ const PATTERNS: readonly Pattern[] = [
   { kind: 'slack-token', re: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
   { kind: 'url-password', re: /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@"'<>]+:)([^\s@/"'<>]+)(@)/gi, group: 2 },
   { kind: 'bearer-token', re: /(\bBearer\s+)([A-Za-z0-9._~+/-]{16,}=*)/g, group: 2 },
+  // A quoted value is masked whole, spaces and all (`"password": "p@ss w0rd!"`);
+  // a bare one up to the first space, quote or separator.
+  { kind: 'password', re: /(\b(?:password|passwd|pwd|secret|api_?key|access_?token|auth_?token)["']?\s*[:=]\s*)(")([^"\n]{4,200})(")/gi, group: 3 },
+  { kind: 'password', re: /(\b(?:password|passwd|pwd|secret|api_?key|access_?token|auth_?token)["']?\s*[:=]\s*)(')([^'\n]{4,200})(')/gi, group: 3 },
   { kind: 'password', re: /(\b(?:password|passwd|pwd|secret|api_?key|access_?token|auth_?token)["']?\s*[:=]\s*["']?)([^\s"',;&<>]{8,})/gi, group: 2 },
 ];
 
