@@ -39,7 +39,7 @@ function listText(rows: readonly AuditListRow[], cwd: string): string {
   const cells = rows.map((r) => [
     r.id,
     r.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
-    r.undone ? `${STATE_TEXT[r.state]}, undone` : STATE_TEXT[r.state],
+    `${STATE_TEXT[r.state]}${r.undone ? ', undone' : ''}${r.backupMissing === true ? ', backup gone' : ''}`,
     r.what,
     classifyPath(r.file, cwd).displayPath,
   ].map((c) => escapeForTerminal(c)));

@@ -32,6 +32,8 @@ export interface AuditListRow {
   readonly what: string;
   readonly undone: boolean;
   readonly state: FileState;
+  /** Present (true) when the entry's backup is no longer where it was written: `restore <id>` cannot undo it. */
+  readonly backupMissing?: true;
 }
 
 function whatOf(entry: AuditEntry): string {
@@ -85,5 +87,6 @@ export function listAudit(port: FsPort, auditLog: string, limit: number): AuditL
       what: whatOf(entry),
       undone: isUndone(entry, entries),
       state: stateOf(port, entry, hashes),
+      ...(port.exists(entry.backup) ? {} : { backupMissing: true as const }),
     }));
 }

@@ -284,6 +284,17 @@ describe('cclint fix', () => {
     expect(undo.code, undo.stderr).toBe(0);
   });
 
+  it('restore --list says when an entry\'s backup is gone (restore cannot undo it then)', async () => {
+    const r = await run(['fix', '--yes', path.join(dir, PHANTOM)], { env: box.env, cwd: box.root });
+    const id = /undo with: cclint restore (\S+)/.exec(r.stdout)?.[1] as string;
+    const backup = /backup (\S+)\n/.exec(r.stdout)?.[1] as string;
+    fs.rmSync(backup);
+    const list = await run(['restore', '--list'], { env: box.env, cwd: box.root });
+    expect(list.stdout).toMatch(new RegExp(`^${id}  \\S+ \\S+  as written, backup gone  `, 'm'));
+    const json = await run(['restore', '--list', '--format', 'json'], { env: box.env, cwd: box.root });
+    expect((JSON.parse(json.stdout) as Array<{ backupMissing?: boolean }>)[0]?.backupMissing).toBe(true);
+  });
+
   it('restore --list with no audit log says there is nothing yet; a bad --limit is exit 2', async () => {
     const empty = await run(['restore', '--list'], { env: box.env, cwd: box.root });
     expect([empty.code, empty.stdout]).toEqual([0, 'no fixes recorded yet\n']);
