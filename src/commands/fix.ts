@@ -19,6 +19,8 @@ import { indexFile, linkGroup, ProjectRegistry } from '../engine/linter.js';
 import { resumeModel } from '../core/resume.js';
 import type { Applicability, Finding } from '../core/types.js';
 import { stripThinkingFinding } from '../rules/thinking-signature.js';
+import { RULES_BY_ID } from '../rules/index.js';
+import { assertKnownRule } from '../core/config.js';
 import { countBySeverity } from '../core/types.js';
 import { checkInterrupt, critical, handleInterrupts, pause } from '../interrupt.js';
 import type { Io } from '../io.js';
@@ -115,6 +117,8 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
     .action(async (paths: string[], options: FixOptions) => {
       // From here Ctrl-C stops between files and never inside a write (a dry run writes nothing: it stops at once).
       if (options.dryRun !== true) handleInterrupts();
+      // Only these rules fix, but every rule still lints (the gate compares all findings): named ids are checked first.
+      for (const id of options.rule) assertKnownRule(id, id, new Set(RULES_BY_ID.keys()));
       const interactive = options.dryRun !== true && options.yes !== true;
       if (options.stripThinking === true) checkStripTargets(paths, io.cwd);
       if (interactive && !(io.stdinIsTTY && io.stdout.isTTY) && io.ask === undefined) {

@@ -198,6 +198,13 @@ export function loadConfig(
 }
 
 /** `--rule id` / `--rule id=severity` flags on top of the file's settings. */
+/** Throws {@link ConfigError} (exit 2) for a `--rule` flag naming no rule, with the closest id. */
+export function assertKnownRule(flag: string, id: string, knownRules: ReadonlySet<string>): void {
+  if (!knownRules.has(id)) {
+    throw new ConfigError(`--rule ${flag}: unknown rule "${id}"${didYouMean(id, knownRules)} (see \`cclint rules\`)`);
+  }
+}
+
 export function applyRuleFlags(
   config: ResolvedConfig,
   flags: readonly string[],
@@ -208,9 +215,7 @@ export function applyRuleFlags(
   const only = new Set<string>();
   for (const flag of flags) {
     const [id = '', setting] = flag.split('=', 2);
-    if (!knownRules.has(id)) {
-      throw new ConfigError(`--rule ${flag}: unknown rule "${id}"${didYouMean(id, knownRules)} (see \`cclint rules\`)`);
-    }
+    assertKnownRule(flag, id, knownRules);
     if (setting !== undefined) {
       const level = SEVERITY_ALIASES.get(/^[0-2]$/.test(setting) ? Number(setting) : setting);
       if (level === undefined) throw new ConfigError(`--rule ${flag}: severity must be off, info, warn, warning, error, 0, 1 or 2`);

@@ -295,6 +295,16 @@ describe('cclint fix', () => {
     expect((JSON.parse(json.stdout) as Array<{ backupMissing?: boolean }>)[0]?.backupMissing).toBe(true);
   });
 
+  it('--rule naming no rule is bad usage (exit 2, with the closest id), as it is for check', async () => {
+    const file = path.join(dir, PHANTOM);
+    const before = fs.readFileSync(file);
+    for (const args of [['--dry-run'], ['--yes']]) {
+      const r = await run(['fix', ...args, '--rule', 'phantom-parnt', file], { env: box.env, cwd: box.root });
+      expect([r.code, r.stderr]).toEqual([2, 'cclint: --rule phantom-parnt: unknown rule "phantom-parnt" (did you mean "phantom-parent"?) (see `cclint rules`)\n']);
+    }
+    expect(fs.readFileSync(file)).toEqual(before);
+  });
+
   it('restore --list with no audit log says there is nothing yet; a bad --limit is exit 2', async () => {
     const empty = await run(['restore', '--list'], { env: box.env, cwd: box.root });
     expect([empty.code, empty.stdout]).toEqual([0, 'no fixes recorded yet\n']);
