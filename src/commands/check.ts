@@ -11,8 +11,6 @@ import { CHUNKED_FORMATTERS, type FormatContext, FORMATTERS, formatterNames } fr
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
 import { RULES } from '../rules/index.js';
-import { REPOSITORY_URL, ruleDocsUrl, VERSION } from '../version.js';
-import { ruleDocumentation } from './rules.js';
 import { type Baseline, applyBaseline, buildBaseline, parseBaseline, serializeBaseline } from '../core/baseline.js';
 import { describeFsError } from '../core/discovery.js';
 import { PathError, UsageError } from '../core/errors.js';
@@ -20,6 +18,7 @@ import { plural } from './render.js';
 import {
   checkWritableTarget,
   collect,
+  formatContextFor,
   isFolder,
   lintInputs,
   note,
@@ -224,23 +223,16 @@ Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 ccli
       const { warningCount } = countBySeverity(run.results.flatMap((r) => r.findings));
       const chunked = CHUNKED_FORMATTERS[options.format];
       const formatter = chunked ?? ((results: typeof shown, context: FormatContext) => [FORMATTERS[options.format](results, context)]);
-      const output = formatter(shown, {
-        cwd: io.cwd,
-        color: options.outputFile === undefined && useColor(io.stdout, io.env, options.color),
-        rulesMeta: new Map(RULES.map((r) => [r.meta.id, r.meta])),
-        version: VERSION,
-        informationUri: REPOSITORY_URL,
-        // Only SARIF embeds the pages; other formats need not read them.
-        ruleHelp:
-          options.format === 'sarif'
-            ? new Map(RULES.map((r) => [r.meta.id, { uri: ruleDocsUrl(r.meta.id), markdown: ruleDocumentation(r.meta.id) }]))
-            : undefined,
-        unreadableInputs: run.unreadableExplicit,
-        maxWarningsExceeded:
-          options.maxWarnings !== undefined && warningCount > options.maxWarnings
-            ? { maxWarnings: options.maxWarnings, foundWarnings: warningCount }
-            : undefined,
-      });
+      const output = formatter(
+        shown,
+        formatContextFor(io, options.format, options.outputFile === undefined && useColor(io.stdout, io.env, options.color), {
+          unreadableInputs: run.unreadableExplicit,
+          maxWarningsExceeded:
+            options.maxWarnings !== undefined && warningCount > options.maxWarnings
+              ? { maxWarnings: options.maxWarnings, foundWarnings: warningCount }
+              : undefined,
+        }),
+      );
       const hint = hiddenInfo > 0 ? `  ${hiddenInfo.toLocaleString('en-US')} info finding(s) not listed; --verbose lists them\n` : '';
       writeReport(io, followedBy(output, hint), options.outputFile);
       setExit(checkExitCode(run, options.maxWarnings));

@@ -17,7 +17,7 @@ import type { SessionFile } from '../core/session-index.js';
 import { CclintError, InterruptedError, UsageError } from '../core/errors.js';
 import { indexFile, linkGroup, ProjectRegistry } from '../engine/linter.js';
 import { resumeModel } from '../core/resume.js';
-import type { Applicability, Finding } from '../core/types.js';
+import type { Applicability, FileResult, Finding } from '../core/types.js';
 import { stripThinkingFinding } from '../rules/thinking-signature.js';
 import { RULES_BY_ID } from '../rules/index.js';
 import { assertKnownRule } from '../core/config.js';
@@ -28,13 +28,15 @@ import { useColor } from '../io.js';
 import { planReport } from '../repair/plan-report.js';
 import type { Decider, FilePlan } from '../repair/types.js';
 import { interactivePolicy } from './fix-prompt.js';
-import { collect, discoverInputs, resolveInputs, runConfig, sessionProgress, undoCommand, writeOptions } from './shared.js';
+import { collect, discoverInputs, formatContextFor, resolveInputs, runConfig, sessionProgress, undoCommand, writeOptions } from './shared.js';
+import { FORMATTERS } from '../formatters/index.js';
+import { jsonReport } from '../formatters/json.js';
 
 interface FixOptions {
   readonly dryRun?: boolean | undefined;
   readonly yes?: boolean | undefined;
   readonly unsafe?: boolean | undefined;
-  readonly format: 'stylish' | 'json';
+  readonly format: 'stylish' | 'json' | 'sarif' | 'github';
   readonly rule: string[];
   readonly config?: string | undefined;
   readonly backupDir?: string | undefined;
@@ -68,6 +70,20 @@ function stripThinkingRequest(index: Parameters<typeof stripThinkingFinding>[0])
   return finding === undefined ? [] : [finding];
 }
 
+/** What `check` would report of a planned file once its plan is written (info findings counted, not listed). */
+function resultAfter(plan: FilePlan): FileResult {
+  return {
+    filePath: plan.file.displayPath,
+    sessionId: plan.file.layoutSessionId,
+    findings: plan.remaining,
+    ...countBySeverity(plan.remaining),
+    infoCount: plan.remainingInfo,
+    resume: plan.resumeAfter,
+    score: plan.scoreAfter,
+    recordCount: 0,
+  };
+}
+
 function summaryLine(plan: FilePlan, verb: string): string {
   const r = plan.resumeBefore;
   const a = plan.resumeAfter;
@@ -83,7 +99,11 @@ export function fixCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--dry-run', 'print the unified diff of what would change and write nothing')
     .option('-y, --yes', 'apply without asking what the policy allows (safe fixes; unsafe too with --unsafe)')
     .option('--unsafe', 'also apply fixes marked unsafe (heuristic relinks, new uuids, content rewrites)')
-    .addOption(new Option('-f, --format <name>', 'dry-run output').choices(['stylish', 'json']).default('stylish'))
+    .addOption(
+      new Option('-f, --format <name>', 'dry-run output: stylish (the diff); json, sarif, github (what check would report once fixed; json adds the plan)')
+        .choices(['stylish', 'json', 'sarif', 'github'])
+        .default('stylish'),
+    )
     .option('--rule <id>', 'only fix what this rule finds (repeatable)', collect, [])
     .option('-c, --config <file>', 'use this config file instead of the .cclintrc.json / cclint.config.json found from here upward')
     .option('--backup-dir <dir>', 'where backups go (default: $CCLINT_HOME/backups, never inside the projects folder)')
@@ -258,8 +278,16 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
       }
 
       progress.clear();
-      if (options.dryRun === true && options.format === 'json') {
-        io.stdout.write(`${terminalSafeJson({ version: 1, files: plans.map(planReport) })}\n`);
+      if (options.dryRun === true && options.format !== 'stylish') {
+        // What check would report of the files once fixed, in check's formats (the spec's schema
+        // version 2 for json, with the plan itself added as `files`).
+        const results = plans.map(resultAfter);
+        const context = formatContextFor(io, options.format, false, { unreadableInputs: unreadableExplicit });
+        if (options.format === 'json') {
+          io.stdout.write(`${terminalSafeJson({ ...jsonReport(results), files: plans.map(planReport) })}\n`);
+        } else {
+          io.stdout.write(FORMATTERS[options.format](results, context));
+        }
       } else {
         const done = plans.filter((p) => !notWritten.has(p));
         const changed = done.filter((p) => p.applied.length > 0).length;

@@ -19,7 +19,10 @@ import type { CommitOptions } from '../repair/options.js';
 import type { FsPort } from '../repair/fs-port.js';
 import type { Decider } from '../repair/types.js';
 import { shellCommand } from '../shell-word.js';
-import { VERSION } from '../version.js';
+import { REPOSITORY_URL, ruleDocsUrl, VERSION } from '../version.js';
+import type { FormatContext } from '../formatters/types.js';
+import type { FormatterName } from '../formatters/index.js';
+import { ruleDocumentation } from './rules.js';
 import { escapeForTerminal } from '../escape.js';
 import type { Io } from '../io.js';
 import { RULES, RULES_BY_ID } from '../rules/index.js';
@@ -390,4 +393,27 @@ export function undoCommand(auditId: string, flags: Pick<WriteFlags, 'auditLog' 
       ...(flags.backupDir === undefined ? [] : ['--backup-dir', flags.backupDir]),
     ]),
   );
+}
+
+/**
+ * What a report formatter is given for `format` (check's, and fix
+ * --dry-run's): only SARIF embeds the rules' pages, which the other formats
+ * need not read.
+ */
+export function formatContextFor(
+  io: Io,
+  format: FormatterName,
+  color: boolean,
+  extra: Pick<FormatContext, 'unreadableInputs' | 'maxWarningsExceeded'> = {},
+): FormatContext {
+  return {
+    cwd: io.cwd,
+    color,
+    rulesMeta: new Map(RULES.map((r) => [r.meta.id, r.meta])),
+    version: VERSION,
+    informationUri: REPOSITORY_URL,
+    ruleHelp:
+      format === 'sarif' ? new Map(RULES.map((r) => [r.meta.id, { uri: ruleDocsUrl(r.meta.id), markdown: ruleDocumentation(r.meta.id) }])) : undefined,
+    ...extra,
+  };
 }

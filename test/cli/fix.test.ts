@@ -305,6 +305,29 @@ describe('cclint fix', () => {
     expect(fs.readFileSync(file)).toEqual(before);
   });
 
+  it('--dry-run reports in check\'s formats what would remain once fixed: json (schema version 2, the plan as files), sarif, github; writes nothing', async () => {
+    const before = snapshot(dir);
+    const json = await run(['fix', '--dry-run', '--format', 'json', dir], { env: box.env, cwd: box.root });
+    const report = JSON.parse(json.stdout) as {
+      version: number;
+      results: Array<{ filePath: string; errorCount: number; messages: Array<{ ruleId: string }>; resume: { loaded: number } }>;
+      summary: { files: number; errorCount: number };
+      files: Array<{ applied: unknown[] }>;
+    };
+    expect(report.version).toBe(2);
+    expect(report.summary).toMatchObject({ files: 4, errorCount: 2 });
+    expect(report.results.map((r) => r.messages.map((m) => m.ruleId)).flat().sort()).toEqual(['duplicate-uuid', 'orphan-root']);
+    expect(report.files).toHaveLength(4);
+    expect(json.code).toBe(1);
+    const sarif = await run(['fix', '--dry-run', '--format', 'sarif', dir], { env: box.env, cwd: box.root });
+    const log = JSON.parse(sarif.stdout) as { version: string; runs: Array<{ results: Array<{ ruleId: string; locations: unknown[] }> }> };
+    expect(log.version).toBe('2.1.0');
+    expect(log.runs[0]?.results.map((r) => r.ruleId).sort()).toEqual(['duplicate-uuid', 'orphan-root']);
+    const github = await run(['fix', '--dry-run', '--format', 'github', dir], { env: box.env, cwd: box.root });
+    expect(github.stdout).toMatch(/^::error file=\S+08f63ab4-c21b-49dc-a052-2f9be0b09149\.jsonl,line=8,title=cclint\(orphan-root\)::/m);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
   it('restore --list with no audit log says there is nothing yet; a bad --limit is exit 2', async () => {
     const empty = await run(['restore', '--list'], { env: box.env, cwd: box.root });
     expect([empty.code, empty.stdout]).toEqual([0, 'no fixes recorded yet\n']);
