@@ -59,7 +59,7 @@ async function createProgram(io: Io, setExit: SetExit, argv: readonly string[]):
       'after',
       `
 Transcripts live in ~/.claude/projects/<project>/<session>.jsonl ($CLAUDE_CONFIG_DIR/projects if set).
-cclint reads them and never writes unless you run \`cclint fix\`.
+cclint reads them and writes a transcript only when you run \`cclint fix\`, \`restore\` or \`rename\`.
 
 Start with:
   cclint check                  lint every session and see what resume would lose
