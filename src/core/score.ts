@@ -11,7 +11,7 @@
  * | resume fidelity f (loaded / intended messages) | min(1, 5·(1 − f)) |
  * | unexpected null-parent roots r | 1 − 0.7^r |
  * | phantom parent links per 1,000 records k | 1 − e^(−k/2) |
- * | duplicate-uuid groups d (different bodies count double) | 1 − 0.85^d |
+ * | duplicate-uuid groups d (a group whose copies differ in parent or type counts double) | 1 − 0.85^d |
  * | invalid lines i | 1 − 0.8^i |
  * | newer compaction segments resume cannot reach s | 1 − 0.5^s |
  * | parent cycles c, and parents that name the wrong row m | 1 − 0.7^(c+m) |
