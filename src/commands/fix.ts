@@ -28,7 +28,7 @@ import { useColor } from '../io.js';
 import { planReport } from '../repair/plan-report.js';
 import type { Decider, FilePlan } from '../repair/types.js';
 import { interactivePolicy } from './fix-prompt.js';
-import { collect, discoverInputs, formatContextFor, resolveInputs, runConfig, sessionProgress, undoCommand, writeOptions } from './shared.js';
+import { collect, discoverInputs, formatContextFor, parseNonNegativeInt, resolveInputs, runConfig, sessionProgress, undoCommand, writeOptions } from './shared.js';
 import { FORMATTERS } from '../formatters/index.js';
 import { jsonReport } from '../formatters/json.js';
 
@@ -37,6 +37,7 @@ interface FixOptions {
   readonly yes?: boolean | undefined;
   readonly unsafe?: boolean | undefined;
   readonly format: 'stylish' | 'json' | 'sarif' | 'github';
+  readonly maxWarnings?: number | undefined;
   readonly rule: string[];
   readonly config?: string | undefined;
   readonly backupDir?: string | undefined;
@@ -105,6 +106,7 @@ export function fixCommand(io: Io, setExit: (code: number) => void): Command {
         .default('stylish'),
     )
     .option('--rule <id>', 'only fix what this rule finds (repeatable)', collect, [])
+    .option('--max-warnings <n>', 'exit 1 when more than n warnings remain after fixing (as check counts them)', parseNonNegativeInt)
     .option('-c, --config <file>', 'use this config file instead of the .cclintrc.json / cclint.config.json found from here upward')
     .option('--backup-dir <dir>', 'where backups go (default: $CCLINT_HOME/backups, never inside the projects folder)')
     .option('--audit-log <file>', 'the append-only audit log (default: $CCLINT_HOME/audit.jsonl)')
@@ -132,7 +134,7 @@ completed by the next fix or restore. A file that cannot be done is skipped with
 A fix is dropped when it would add a finding (a tool call or result whose partner the break had
 already destroyed may show up as a warning once history is back), would stop resume loading a message
 of the conversation it loads today, or would bring in an abandoned attempt.
-Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could not do its job, 130 interrupted.`,
+Exit codes: 0 nothing at error level remains (and no more warnings than --max-warnings), 1 errors remain (or more warnings), 2 cclint could not do its job, 130 interrupted.`,
     )
     .action(async (paths: string[], options: FixOptions) => {
       // From here Ctrl-C stops between files and never inside a write (a dry run writes nothing: it stops at once).
@@ -185,6 +187,7 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
         }
       };
       let errorsLeft = 0;
+      let warningsLeft = 0;
       let hiddenUnsafe = 0;
       const progress = sessionProgress(io, options.dryRun === true ? 'planning' : 'fixing', discovery.groups.length, !interactive);
       let seen = 0;
@@ -235,7 +238,9 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
               }
               plans.push(plan);
               hiddenUnsafe += plan.skipped.filter((s) => s.applicability === 'unsafe' && !allow.has('unsafe')).length;
-              errorsLeft += countBySeverity(plan.remaining).errorCount;
+              const left = countBySeverity(plan.remaining);
+              errorsLeft += left.errorCount;
+              warningsLeft += left.warningCount;
               // Fixes that cancel each other out leave nothing to write.
               if (plan.applied.length === 0 || plan.sha256After === plan.sha256Before) continue;
               if (live !== undefined) {
@@ -278,11 +283,13 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
       }
 
       progress.clear();
+      const tooManyWarnings =
+        options.maxWarnings !== undefined && warningsLeft > options.maxWarnings ? { maxWarnings: options.maxWarnings, foundWarnings: warningsLeft } : undefined;
       if (options.dryRun === true && options.format !== 'stylish') {
         // What check would report of the files once fixed, in check's formats (the spec's schema
         // version 2 for json, with the plan itself added as `files`).
         const results = plans.map(resultAfter);
-        const context = formatContextFor(io, options.format, false, { unreadableInputs: unreadableExplicit });
+        const context = formatContextFor(io, options.format, false, { unreadableInputs: unreadableExplicit, maxWarningsExceeded: tooManyWarnings });
         if (options.format === 'json') {
           io.stdout.write(`${terminalSafeJson({ ...jsonReport(results), files: plans.map(planReport) })}\n`);
         } else {
@@ -306,11 +313,14 @@ Exit codes: 0 nothing at error level remains, 1 errors remain, 2 cclint could no
           }
         }
         if (hiddenUnsafe > 0) io.stdout.write(`${hiddenUnsafe} more fix(es) available with --unsafe\n`);
+        if (tooManyWarnings !== undefined) {
+          io.stdout.write(`cclint found too many warnings (maximum: ${tooManyWarnings.maxWarnings.toLocaleString('en-US')}; ${warningsLeft.toLocaleString('en-US')} remain).\n`);
+        }
         if (skippedFiles.length > 0) {
           io.stdout.write(`skipped ${skippedFiles.length} file(s), left as they were:\n`);
           for (const s of skippedFiles) io.stdout.write(`  ${escapeForTerminal(s.shown)}: ${s.reason}\n`);
         }
       }
-      setExit(failed ? 2 : errorsLeft > 0 ? 1 : 0);
+      setExit(failed ? 2 : errorsLeft > 0 || tooManyWarnings !== undefined ? 1 : 0);
     });
 }

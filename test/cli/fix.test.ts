@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { copyDemo, run, sandbox, type Sandbox } from '../support/cli.js';
+import { copyDemo, run, sandbox, type Sandbox, writeSession } from '../support/cli.js';
 
 const PHANTOM = 'b2fe508c-5391-4967-ad16-83d569d4f396.jsonl';
 const CRASH = '30628611-e45f-4f98-a688-010e1428e585.jsonl';
@@ -326,6 +326,26 @@ describe('cclint fix', () => {
     const github = await run(['fix', '--dry-run', '--format', 'github', dir], { env: box.env, cwd: box.root });
     expect(github.stdout).toMatch(/^::error file=\S+08f63ab4-c21b-49dc-a052-2f9be0b09149\.jsonl,line=8,title=cclint\(orphan-root\)::/m);
     expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('--max-warnings: exit 1 when more warnings than that remain after fixing, as check counts them', async () => {
+    // A phantom parent bridged by resume is a warning that the fix takes away; one left when its fix is unsafe.
+    const file = writeSession(box, '-home-dev-warn', '5e550001-0000-4000-8000-000000000000.jsonl', [
+      '{"parentUuid":null,"isSidechain":false,"type":"user","uuid":"00000000-0000-4000-8000-000000000001","sessionId":"5e550001-0000-4000-8000-000000000000","timestamp":"2026-01-05T04:00:00.000Z","message":{"role":"user","content":"q"}}',
+      '{"parentUuid":"00000000-0000-4000-8000-000000000001","isSidechain":false,"type":"assistant","uuid":"00000000-0000-4000-8000-000000000002","sessionId":"5e550001-0000-4000-8000-000000000000","timestamp":"2026-01-05T04:00:01.000Z","message":{"id":"msg_1","role":"assistant","content":[{"type":"text","text":"a"}]}}',
+      '{"parentUuid":"ghost-parent","isSidechain":false,"type":"user","uuid":"00000000-0000-4000-8000-000000000003","sessionId":"5e550001-0000-4000-8000-000000000000","timestamp":"2026-01-05T04:00:02.000Z","message":{"role":"user","content":"q2"}}',
+      '',
+    ].join('\n'));
+    const check = await run(['check', '--format', 'json', file], { env: box.env, cwd: box.root });
+    const warnings = (JSON.parse(check.stdout) as { summary: { warningCount: number } }).summary.warningCount;
+    expect(warnings).toBeGreaterThan(0);
+    const over = await run(['fix', '--dry-run', '--rule', 'string-content', '--max-warnings', String(warnings - 1), file], { env: box.env, cwd: box.root });
+    expect(over.code).toBe(1);
+    expect(over.stdout).toContain(`cclint found too many warnings (maximum: ${warnings - 1}; ${warnings} remain).`);
+    const within = await run(['fix', '--dry-run', '--rule', 'string-content', '--max-warnings', String(warnings), file], { env: box.env, cwd: box.root });
+    expect(within.code).toBe(0);
+    const bad = await run(['fix', '--dry-run', '--max-warnings', '-1', file], { env: box.env, cwd: box.root });
+    expect(bad.code).toBe(2);
   });
 
   it('restore --list with no audit log says there is nothing yet; a bad --limit is exit 2', async () => {
