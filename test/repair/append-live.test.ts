@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIG_SID, brokenSession } from '../support/big-session.js';
-import { liveRows, runCli, startAppender } from './live-appender.js';
+import { liveRows, runCli, runFolder, startAppender } from './live-appender.js';
 
 const RUNS = 16;
 
@@ -30,13 +30,7 @@ afterAll(() => {
 
 describe('fix --yes --force while another process appends to the session', () => {
   it.each(Array.from({ length: RUNS }, (_, i) => i))('run %i: no appended row lost, order kept, restore gives the old bytes back', async (i) => {
-    const dir = path.join(tmp, `run-${i}`);
-    const config = path.join(dir, 'claude');
-    const projectDir = path.join(config, 'projects', '-tmp-app');
-    const file = path.join(projectDir, `${BIG_SID}.jsonl`);
-    fs.mkdirSync(projectDir, { recursive: true });
-    fs.writeFileSync(file, session.text);
-    const env = { HOME: dir, CLAUDE_CONFIG_DIR: config, CCLINT_HOME: path.join(dir, 'state'), PATH: process.env.PATH ?? '' };
+    const { dir, projectDir, file, env } = runFolder(tmp, i, BIG_SID, session.text);
 
     const appender = await startAppender(file, session.last, BIG_SID, i % 3);
 

@@ -4,6 +4,7 @@
  * to a session while cclint writes it.
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -57,4 +58,21 @@ export async function startAppender(file: string, parent: string, sessionId: str
 /** The `live` numbers of the appended rows, in file order. */
 export function liveRows(text: string): number[] {
   return [...text.matchAll(/"live":(\d+)\}$/gm)].map((m) => Number(m[1]));
+}
+
+/** A sandbox for run `i` under `tmp`: a projects folder holding one session of `text`, and its state folder. */
+export function runFolder(
+  tmp: string,
+  i: number,
+  sessionId: string,
+  text: Buffer | string,
+): { dir: string; projectDir: string; file: string; state: string; env: NodeJS.ProcessEnv } {
+  const dir = path.join(tmp, `run-${i}`);
+  const config = path.join(dir, 'claude');
+  const projectDir = path.join(config, 'projects', '-tmp-app');
+  const file = path.join(projectDir, `${sessionId}.jsonl`);
+  fs.mkdirSync(projectDir, { recursive: true });
+  fs.writeFileSync(file, text);
+  const state = path.join(dir, 'state');
+  return { dir, projectDir, file, state, env: { HOME: dir, CLAUDE_CONFIG_DIR: config, CCLINT_HOME: state, PATH: process.env.PATH ?? '' } };
 }

@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIG_SID, brokenSession } from '../support/big-session.js';
-import { liveRows, runCli, startAppender } from './live-appender.js';
+import { liveRows, runCli, runFolder, startAppender } from './live-appender.js';
 
 const RUNS = 12;
 
@@ -36,14 +36,7 @@ afterAll(() => {
 
 describe('two fix --yes --force runs at once on a session another process appends to', () => {
   it.each(Array.from({ length: RUNS }, (_, i) => i))('run %i: one writes, the other writes nothing; no appended row lost or doubled; every audit entry has its backup', async (i) => {
-    const dir = path.join(tmp, `run-${i}`);
-    const config = path.join(dir, 'claude');
-    const projectDir = path.join(config, 'projects', '-tmp-app');
-    const file = path.join(projectDir, `${BIG_SID}.jsonl`);
-    fs.mkdirSync(projectDir, { recursive: true });
-    fs.writeFileSync(file, session.text);
-    const state = path.join(dir, 'state');
-    const env = { HOME: dir, CLAUDE_CONFIG_DIR: config, CCLINT_HOME: state, PATH: process.env.PATH ?? '' };
+    const { dir, projectDir, file, state, env } = runFolder(tmp, i, BIG_SID, session.text);
 
     const appender = await startAppender(file, session.last, BIG_SID, i % 3);
 
