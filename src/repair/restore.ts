@@ -17,7 +17,7 @@ import { backupPathFor } from './backup.js';
 import { handleRange } from './content.js';
 import type { ReadHandle } from './fs-port.js';
 import { Rewrite } from './rewrite.js';
-import { uuidFieldsInRange } from './uuids.js';
+import { namedInRange, uuidFieldsInRange } from './uuids.js';
 import { entryLabel } from './audit.js';
 
 export { readAuditLog } from './audit.js';
@@ -129,7 +129,7 @@ export function restore(target: string, options: RestoreOptions): RestoreResult 
       for (const uuid of uuidFieldsInRange(backup, 0, backupSize)) removed.delete(uuid);
       // Lines added after the fix are kept after the old bytes; one that names
       // a record the fix made (a fresh uuid) would then hang from nothing.
-      const dangling = referencedIn(current, fixedLength, size, removed);
+      const dangling = namedInRange(current, fixedLength, size, removed);
       if (dangling !== undefined) {
         throw new ConcurrentModificationError(
           `refusing to restore ${shown}: lines added after ${label} refer to a record it made (uuid ${dangling}), which the restore would take away and leave them hanging from nothing; the copy from before that fix is ${undone.backup}`,
@@ -175,21 +175,6 @@ export function restore(target: string, options: RestoreOptions): RestoreResult 
     { kind: 'restore', restores: undone.id },
   );
   return { undone, entry };
-}
-
-/** The first of `uuids` that the bytes of `handle` from `start` to `end` name (as a JSON string), if any. */
-function referencedIn(handle: ReadHandle, start: number, end: number, uuids: ReadonlySet<string>): string | undefined {
-  if (uuids.size === 0 || end <= start) return undefined;
-  const needles = [...uuids].map((uuid) => ({ uuid, bytes: Buffer.from(`"${uuid}"`) }));
-  const overlap = needles.reduce((most, n) => Math.max(most, n.bytes.length), 0) - 1;
-  // In pieces, each with the end of the one before: the appended part may be big.
-  let carry = Buffer.alloc(0);
-  for (const chunk of handleRange(handle, start, end)) {
-    const window = Buffer.concat([carry, chunk]);
-    for (const n of needles) if (window.includes(n.bytes)) return n.uuid;
-    carry = Buffer.from(window.subarray(Math.max(0, window.length - overlap)));
-  }
-  return undefined;
 }
 
 /**

@@ -20,10 +20,9 @@ export function addUuidFields(text: string, into: Set<string>): void {
   }
 }
 
-/** {@link addUuidFields} over bytes `[start, end)` behind a handle, read line by line. */
-export function uuidFieldsInRange(handle: ReadHandle, start: number, end: number): Set<string> {
-  const found = new Set<string>();
-  const source: ByteSource = {
+/** Bytes `[start, end)` behind a handle, as a source the line scanner reads. */
+function rangeSource(handle: ReadHandle, start: number, end: number): ByteSource {
+  return {
     size: end - start,
     read(target, targetOffset, length, position) {
       const want = Math.max(0, Math.min(length, end - start - position));
@@ -31,8 +30,29 @@ export function uuidFieldsInRange(handle: ReadHandle, start: number, end: number
     },
     close: () => undefined,
   };
-  scanLineViews(source, (line) => {
+}
+
+/** {@link addUuidFields} over bytes `[start, end)` behind a handle, read line by line. */
+export function uuidFieldsInRange(handle: ReadHandle, start: number, end: number): Set<string> {
+  const found = new Set<string>();
+  scanLineViews(rangeSource(handle, start, end), (line) => {
     if (line.bytes !== undefined) addUuidFields(line.bytes.toString('utf8', line.start, line.end), found);
+  });
+  return found;
+}
+
+/** The first of `uuids` that `text` names as a JSON string (anywhere: as a uuid, a parent, a tool's source). */
+export function namedIn(text: string, uuids: Iterable<string>): string | undefined {
+  for (const uuid of uuids) if (text.includes(`"${uuid}"`)) return uuid;
+  return undefined;
+}
+
+/** {@link namedIn} over the lines of bytes `[start, end)` behind a handle. */
+export function namedInRange(handle: ReadHandle, start: number, end: number, uuids: ReadonlySet<string>): string | undefined {
+  if (uuids.size === 0 || end <= start) return undefined;
+  let found: string | undefined;
+  scanLineViews(rangeSource(handle, start, end), (line) => {
+    if (found === undefined && line.bytes !== undefined) found = namedIn(line.bytes.toString('utf8', line.start, line.end), uuids);
   });
   return found;
 }

@@ -41,7 +41,7 @@ import { assertStateOutsideProjects, chooseBackupPath, writeBackup } from './bac
 import { handleContent, rewriteContent } from './content.js';
 import type { FileStat, FsPort, ReadHandle } from './fs-port.js';
 import { errorText, headOfFile, removeQuietly } from './fs-port.js';
-import { addUuidFields } from './uuids.js';
+import { addUuidFields, namedIn } from './uuids.js';
 import { beginJournal, hashPrefix, keptInodePath, lockForWriting, recoverJournals, settleJournal, tempPathFor } from './journal.js';
 import type { JournalRecord } from './journal.js';
 import { assertNotLive } from './live.js';
@@ -54,7 +54,7 @@ import type { AuditEntry, FilePlan } from './types.js';
 export { appendAudit, auditFixes, newAuditId, readAuditLog } from './audit.js';
 export { backupPathFor } from './backup.js';
 export { recoverJournals } from './journal.js';
-export { assertNotLive, DEFAULT_SETTLE_MS, isPidAlive, liveRefusal } from './live.js';
+export { assertNotLive, DEFAULT_SETTLE_MS, isPidAlive, liveRefusalNow } from './live.js';
 export type { CommitOptions } from './options.js';
 export { cclintHome, claudeConfigDir, statePaths } from './state-paths.js';
 
@@ -274,11 +274,7 @@ function commitLocked(
         mode: stat.mode,
         owner: { uid: stat.uid, gid: stat.gid },
         tempFor: (round) => tempPathFor(file, id, round),
-        fits: (appended) => {
-          if (gone.length === 0) return true;
-          const text = appended.toString('utf8');
-          return !gone.some((u) => text.includes(`"${u}"`));
-        },
+        fits: (appended) => gone.length === 0 || namedIn(appended.toString('utf8'), gone) === undefined,
       });
       if (result.reverted) {
         throw new ConcurrentModificationError(
@@ -320,11 +316,8 @@ function commitLocked(
       removeQuietly(port, keptInodePath(file, id));
       removeQuietly(port, journal);
     } finally {
-      if (settled) {
-        // nothing left to do
-      } else if (swapping) {
-        settleJournal(port, journal, record);
-      } else {
+      if (!settled && swapping) settleJournal(port, journal, record);
+      else if (!settled) {
         // A failure before the swap (the backup found the file was not what
         // was planned, say) wrote nothing: the journal goes, and no audit line.
         // Settling it instead would audit a write that never happened when
