@@ -7,6 +7,7 @@ import { sha256 } from '../core/hash.js';
 import type { FsPort } from './fs-port.js';
 import { isUndone, readAuditLog } from './restore.js';
 import type { AuditEntry } from './types.js';
+import { hashPrefix } from './journal.js';
 
 /** Where an entry's file stands now. */
 export type FileState =
@@ -61,12 +62,16 @@ function stateOf(port: FsPort, entry: AuditEntry, hashes: Map<string, string | u
   return grewSince(port, entry) ? 'grown' : 'changed';
 }
 
-/** Whether the file starts with the bytes the entry wrote and has more after them. */
+/** Whether the file starts with the bytes the entry wrote and has more after them (only those bytes are read, in pieces). */
 function grewSince(port: FsPort, entry: AuditEntry): boolean {
   if (entry.sizeAfter === undefined) return false;
   try {
-    const bytes = port.readFile(entry.file);
-    return bytes.length > entry.sizeAfter && sha256(bytes.subarray(0, entry.sizeAfter)) === entry.sha256After;
+    const handle = port.openRead(entry.file);
+    try {
+      return handle.size() > entry.sizeAfter && hashPrefix(handle, entry.sizeAfter) === entry.sha256After;
+    } finally {
+      handle.close();
+    }
   } catch {
     return false;
   }
