@@ -13,7 +13,6 @@ import { Command, Option } from 'commander';
 import { escapeForTerminal, terminalSafeJson } from '../escape.js';
 import { describeFsError } from '../core/discovery.js';
 import { type ByteSource, fileSource } from '../core/reader.js';
-import type { SessionFile } from '../core/session-index.js';
 import { CclintError, InterruptedError, UsageError } from '../core/errors.js';
 import { indexFile, linkGroup, ProjectRegistry } from '../engine/linter.js';
 import { resumeModel } from '../core/resume.js';
@@ -151,7 +150,7 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
       const diff = await import('../repair/diff.js');
       const { colorDiff, rewritePatch, renderPatch } = diff;
       const { planFile } = await import('../repair/plan.js');
-      const { commitPlan, liveRefusal, recoverJournals } = await import('../repair/write.js');
+      const { commitPlan, liveRefusalNow, recoverJournals } = await import('../repair/write.js');
       const { nodeFs } = await import('../repair/fs-port.js');
       if (options.dryRun !== true) {
         // Complete what a killed run left: a fix that landed gets its audit line (so it can be undone).
@@ -179,13 +178,6 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
       };
       const fsPort = nodeFs();
       const decidedBy: Decider = options.yes === true ? 'yes' : 'interactive';
-      const liveNow = (file: SessionFile): string | undefined => {
-        try {
-          return liveRefusal(file, fsPort.stat(file.path), writeOptions(io, fsPort, options, decidedBy));
-        } catch {
-          return undefined; // a file that cannot be looked at is reported by its read or its write
-        }
-      };
       let errorsLeft = 0;
       let warningsLeft = 0;
       let hiddenUnsafe = 0;
@@ -222,7 +214,7 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
             }
             // A live session is refused when written, so its questions are not asked:
             // it is planned as --yes would, to tell whether it would be written.
-            const live = options.dryRun === true ? undefined : liveNow(file);
+            const live = options.dryRun === true ? undefined : liveRefusalNow(file, writeOptions(io, fsPort, options, decidedBy));
             try {
               const plan = await planFile(file, source, lint, {
                 allow,

@@ -180,19 +180,14 @@ transcript, a live session, a backup failure, the file changed meanwhile, an emp
       if (classified.role !== 'main') {
         throw new UsageError(`${classified.displayPath}: not a main session file (Claude Code titles sessions, not subagent transcripts)`);
       }
-      const { commitPlan, liveRefusal } = await import('../repair/write.js');
+      const { commitPlan, liveRefusalNow } = await import('../repair/write.js');
       const { nodeFs } = await import('../repair/fs-port.js');
       const commitOptions = writeOptions(io, nodeFs(), options, 'yes', { keepMtime: true });
       // Looked at before it is read: a live session is refused at once (the
       // write would refuse it after the whole file was read), and if the file
       // is the same when the plan hashes it, the loaded index is reused.
       const seen = statOf(file);
-      let refusal: string | undefined;
-      try {
-        refusal = liveRefusal(classified, commitOptions.fs.stat(file), commitOptions);
-      } catch {
-        refusal = undefined; // a file that cannot be looked at is reported by its read
-      }
+      const refusal = liveRefusalNow(classified, commitOptions);
       if (refusal !== undefined) throw new LiveSessionError(refusal);
       const index = loadSession(file, io);
       const current = factsOf(index).customTitle;

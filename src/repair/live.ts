@@ -102,6 +102,21 @@ export function liveRefusal(file: SessionFile, stat: FileStat, options: CommitOp
   return undefined;
 }
 
+/**
+ * {@link liveRefusal} of `file` as it is now, asked before a command reads
+ * it (`fix`, `rename`); undefined when it cannot even be looked at, which
+ * its read or its write then reports.
+ */
+export function liveRefusalNow(file: SessionFile, options: CommitOptions): string | undefined {
+  let stat: FileStat;
+  try {
+    stat = options.fs.stat(file.path);
+  } catch {
+    return undefined;
+  }
+  return liveRefusal(file, stat, options);
+}
+
 /** Step 2 of a commit: throws {@link LiveSessionError} unless `force`. */
 export function assertNotLive(plan: FilePlan, stat: FileStat, options: CommitOptions): void {
   const refusal = liveRefusal(plan.file, stat, options);
