@@ -93,7 +93,6 @@ function prefixIs(port: FsPort, file: string, length: number, sha: string): bool
   }
 }
 
-/** Writes the intent (fsynced, 0600) and returns the journal's path. Throws when it cannot. */
 /** The write lock of `file` (see {@link lockForWriting}). */
 function lockPathFor(dir: string, file: string): string {
   return path.join(dir, `${createHash('sha256').update(file).digest('hex').slice(0, 32)}${LOCK_SUFFIX}`);
@@ -158,12 +157,14 @@ export function lockForWriting(
       removeQuietly(port, lock);
       continue;
     }
+    // The lock is named: a pid the system has since given to another program keeps it held.
     throw new ConcurrentModificationError(
-      `another cclint${holder === undefined ? '' : ` (pid ${holder})`} is writing ${shown}; nothing was written; run this again once it is done`,
+      `another cclint${holder === undefined ? '' : ` (pid ${holder})`} is writing ${shown}; nothing was written; run this again once it is done (if no cclint is running, delete ${lock})`,
     );
   }
 }
 
+/** Writes the intent (fsynced, 0600) and returns the journal's path. Throws when it cannot. */
 export function beginJournal(port: FsPort, dir: string, record: JournalRecord): string {
   const journal = path.join(dir, `${record.id}.json`);
   port.mkdirp(dir, 0o700);
