@@ -3,7 +3,6 @@
  * first, each with what it changed and where its file stands now, so a
  * person can pick what to undo without reading `audit.jsonl`.
  */
-import { sha256 } from '../core/hash.js';
 import type { FsPort } from './fs-port.js';
 import { isUndone, readAuditLog } from './restore.js';
 import type { AuditEntry } from './types.js';
@@ -49,7 +48,13 @@ function stateOf(port: FsPort, entry: AuditEntry, hashes: Map<string, string | u
   if (!hashes.has(entry.file)) {
     let hash: string | undefined;
     try {
-      hash = sha256(port.readFile(entry.file));
+      // In pieces: a session can be hundreds of MB.
+      const handle = port.openRead(entry.file);
+      try {
+        hash = hashPrefix(handle, handle.size());
+      } finally {
+        handle.close();
+      }
     } catch {
       hash = undefined;
     }
