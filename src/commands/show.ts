@@ -38,8 +38,12 @@ export interface ShowJsonMessage {
 }
 
 /** Uuids of the messages resume loads. */
-function loadedUuids(resume: ResumeModel): Set<string> {
-  return new Set(resume.messages.map((m) => m.uuid as string));
+/**
+ * The rows resume sends, by record rather than uuid: of a uuid two bodies
+ * share, resume sends the last and loses the other.
+ */
+function loadedRows(resume: ResumeModel): Set<RecordSummary> {
+  return new Set(resume.messages);
 }
 
 /**
@@ -53,14 +57,14 @@ export function showJson(index: SessionIndex, resume: ResumeModel, intended: boo
     const messages = threadMessages(chain).map((m) => ({ uuid: m.uuid as string, type: m.type, timestamp: m.timestamp ?? null, text: m.excerpt }));
     return `${terminalSafeJson({ subagent: true, messages })}\n`;
   }
-  const loaded = loadedUuids(resume);
+  const loaded = loadedRows(resume);
   const list = intended ? resume.intendedMessages : resume.messages;
   const messages: ShowJsonMessage[] = list.map((m) => ({
     uuid: m.uuid as string,
     type: m.type,
     timestamp: m.timestamp ?? null,
     text: m.excerpt,
-    ...(intended ? { lost: !loaded.has(m.uuid as string) } : {}),
+    ...(intended ? { lost: !loaded.has(m) } : {}),
   }));
   return `${terminalSafeJson({ messages })}\n`;
 }
@@ -113,7 +117,7 @@ function messageLine(m: RecordSummary, lost: boolean | undefined, options: ShowR
 
 /** The text form: a header, an optional note on where history starts, one line a message. */
 export function renderShow(index: SessionIndex, resume: ResumeModel, options: ShowRenderOptions): string {
-  const loaded = loadedUuids(resume);
+  const loaded = loadedRows(resume);
   const lines: string[] = [];
   const fidelity = `fidelity ${percent(resume.fidelity)}`;
   const shownPath = escapeForTerminal(index.file.displayPath);
@@ -129,13 +133,13 @@ export function renderShow(index: SessionIndex, resume: ResumeModel, options: Sh
     return `${lines.join('\n')}\n`;
   }
   if (options.intended) {
-    const lostCount = resume.intendedMessages.filter((m) => !loaded.has(m.uuid as string)).length;
+    const lostCount = resume.intendedMessages.filter((m) => !loaded.has(m)).length;
     lines.push(
       `${shownPath}: ${plural(resume.intendedMessages.length, 'message')} intended, resume loads ${resume.loaded} (${fidelity}); ` +
         `${lostCount === 0 ? 'none lost' : `- marks the ${plural(lostCount, 'message')} it loses`}; times UTC`,
     );
     const time = timeColumn(resume.intendedMessages.map((m) => m.time));
-    for (const m of resume.intendedMessages) lines.push(messageLine(m, !loaded.has(m.uuid as string), options, time));
+    for (const m of resume.intendedMessages) lines.push(messageLine(m, !loaded.has(m), options, time));
     if (resume.intendedMessages.length === 0) lines.push('(no messages)');
   } else {
     lines.push(

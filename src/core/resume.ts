@@ -14,7 +14,7 @@
  */
 import { flagsOf, readAsCli, standInFinder, type CliBridge, type CliReading, type CliWalkEnd, type RepairView } from './resume-cli.js';
 import { readAsSdk } from './resume-sdk.js';
-import { type LinkRepair, linkRepairs, type Renamed, renamedCopies } from './repair-targets.js';
+import { isRewrite, type LinkRepair, linkRepairs, type Renamed, renamedCopies } from './repair-targets.js';
 import { checkRequest, type RequestCheck } from './api-request.js';
 import { ListTable } from './collections.js';
 import type { RecordSummary } from './records.js';
@@ -110,6 +110,44 @@ function repairView(index: SessionIndex, repairs: readonly LinkRepair[], renamed
   return { uuidOf, parentOf: (r) => (parents.has(r) ? parents.get(r) : undefined) };
 }
 
+/**
+ * The intended conversation with the earlier bodies of each record written
+ * again under its uuid with another message (the same type and parent, a
+ * different `message`), each just before the body that replaced it. The
+ * CLI sends the last body only, at the first one's place, and the earlier
+ * is lost on resume; but "a duplicated uuid with two bodies is two
+ * messages" (cli.md), so it counts in `total` and costs fidelity. Copies
+ * that differ only around the message (a timestamp) say nothing more and
+ * count once.
+ */
+function withEarlierBodies(index: SessionIndex, messages: readonly RecordSummary[]): readonly RecordSummary[] {
+  if (index.duplicates.size === 0) return messages;
+  const counted = flagsOf(index, messages);
+  let earlier: ListTable<RecordSummary, RecordSummary> | undefined;
+  for (const group of index.duplicates.values()) {
+    const kept = group.find((r) => counted[r.ordinal] === 1);
+    if (kept === undefined) continue;
+    let said: string[] | undefined;
+    for (const copy of group) {
+      if (counted[copy.ordinal] === 1 || copy.recovery !== undefined || !isRewrite(copy, kept)) continue;
+      // Whole bodies first: a file of one conversation written again and again is all identical copies.
+      if (index.bodyDigest(copy) === index.bodyDigest(kept)) continue;
+      said ??= [index.messageDigest(kept)];
+      const digest = index.messageDigest(copy);
+      if (said.includes(digest)) continue;
+      said.push(digest);
+      (earlier ??= new ListTable()).add(kept, copy);
+    }
+  }
+  if (earlier === undefined) return messages;
+  const out: RecordSummary[] = [];
+  for (const m of messages) {
+    for (const copy of earlier.get(m)) out.push(copy);
+    out.push(m);
+  }
+  return out;
+}
+
 function hasBreaks(index: SessionIndex, repairs: readonly LinkRepair[], renamed: readonly Renamed[]): boolean {
   return repairs.length > 0 || renamed.length > 0 || index.stats.hasBom || index.invalidLines.some((l) => l.recoveredRecords > 0);
 }
@@ -125,8 +163,9 @@ function buildModel(index: SessionIndex, between: () => void): ResumeModel {
   const intended = hasBreaks(index, repairs, renamed)
     ? readAsCli(index, { recoverDamage: true, repair: repairView(index, repairs, renamed) })
     : actual;
+  const intendedMessages = withEarlierBodies(index, intended.messages);
   const loaded = actual.messages.length;
-  const total = Math.max(loaded, intended.messages.length);
+  const total = Math.max(loaded, intendedMessages.length);
   // By ordinal: a set of records costs about 40 bytes each on a 500,000-record chain.
   let chainFlags: Uint8Array | undefined;
   const isOnChain = (r: RecordSummary): boolean => (chainFlags ??= flagsOf(index, actual.chain))[r.ordinal] === 1;
@@ -139,7 +178,7 @@ function buildModel(index: SessionIndex, between: () => void): ResumeModel {
     leaf: actual.leaf,
     chain: actual.chain,
     messages: actual.messages,
-    intendedMessages: intended.messages,
+    intendedMessages,
     sdkMessages: sdk.messages,
     end: actual.end,
     bridges: actual.bridges,

@@ -234,7 +234,7 @@ const BOUNDARY_MARKER = Buffer.from('"compact_boundary"');
 const SYSTEM_ROW_START = Buffer.from('{"type":"system"');
 
 /** The digest {@link SessionIndex.bodyDigest} compares: SHA-1 of the compact JSON, any depth. */
-function digestOf(body: JsonObject | undefined): string {
+function digestOf(body: unknown): string {
   return createHash('sha1').update(jsonTextOfAnyDepth(body ?? null)).digest('base64');
 }
 
@@ -648,6 +648,16 @@ export class SessionIndex {
       this.bodyDigests.set(record, digest);
     }
     return digest;
+  }
+
+  /**
+   * A digest of the record's `message` alone (at any depth): two bodies of
+   * one uuid with equal digests say the same and differ only around it (a
+   * timestamp, a slug). Re-reads the line on every ask; for the few copies
+   * whose whole bodies differ.
+   */
+  messageDigest(record: RecordSummary): string {
+    return digestOf(this.recordObject(record)?.message);
   }
 
   /**

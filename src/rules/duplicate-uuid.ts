@@ -18,7 +18,8 @@
  * Claude Code keeps it, and nothing is lost). A different body of the same
  * record (same type and parent: a re-write) supersedes the earlier one, as
  * Claude Code already reads it: delete the earlier line (unsafe; the older
- * body goes, and stays in the backup). Genuinely different records: give the
+ * body goes, and stays in the backup). Until then the older body, when its
+ * message differs, counts as a message resume loses (`resume.total`). Genuinely different records: give the
  * later one a new uuid, derived deterministically from the old one and its
  * line, and re-point the rows that belong with it: a row naming the
  * shared uuid whose tool results answer that copy's tool call, that
@@ -94,7 +95,11 @@ export default defineRule({
           const fix = !rewrite
             ? renamed === undefined ? undefined : renameFix(index, renamed)
             : !sharedLines.has(previous.line) && i === group.length - 1
-              ? deleteLinesFix(index, group.slice(0, -1).map((g) => g.line), 'Delete the superseded earlier body (Claude Code already reads this one)', 'unsafe')
+              ? {
+                  ...deleteLinesFix(index, group.slice(0, -1).map((g) => g.line), 'Delete the superseded earlier body (Claude Code already reads this one)', 'unsafe'),
+                  // The earlier body is a message of the intended conversation that resume already loses; deleting it is the point.
+                  changesContent: true,
+                }
               : undefined;
           report({ messageId: 'different', data, record: copy, fix });
         }

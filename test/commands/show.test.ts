@@ -60,6 +60,23 @@ describe('cclint show', () => {
     ]);
   });
 
+  it('--intended marks the earlier body of a reply written again under its uuid as lost: resume sends the later one in its place', async () => {
+    const file = box.write(`${sid(1)}.jsonl`, [user(1, null, 'hello'), assistant(2, 1, 'first answer'), user(3, 2, 'and then?'), assistant(2, 1, 'second answer'), assistant(4, 3, 'done')]);
+    const r = await run(['show', '--intended', REL], box);
+    expect(r.stdout.split('\n')).toEqual([
+      `${REL}: 5 messages intended, resume loads 4 (fidelity 80%); - marks the 1 message it loses; times UTC`,
+      '  03:01:00  user       hello',
+      '- 03:02:00  assistant  first answer',
+      '  03:02:00  assistant  second answer',
+      '  03:03:00  user       and then?',
+      '  03:04:00  assistant  done',
+      '',
+    ]);
+    const json = await run(['show', '--intended', '-f', 'json', file], box);
+    const { messages } = JSON.parse(json.stdout) as { messages: Array<{ text: string; lost: boolean }> };
+    expect(messages.filter((m) => m.lost).map((m) => m.text)).toEqual(['first answer']);
+  });
+
   it('--format json lists exactly resumeModel(index).messages, in order', async () => {
     const file = writePhantom();
     const r = await run(['show', '--format', 'json', file], box);

@@ -77,6 +77,24 @@ describe('planFile', () => {
     expect(resumeModel(indexText(plan.after)).loaded).toBe(4);
   });
 
+  it('deletes the superseded body of a reply written again (resume already loses it), leaving a file at fidelity 1 that plans nothing more', async () => {
+    resetClock();
+    const first = assistant('a1', { parent: 'u1', text: 'the first answer' });
+    const records = [user('u1'), first, user('u2', { parent: 'a1' }), assistant('a1', { parent: 'u1', text: 'the answer written again' }), assistant('a2', { parent: 'u2' })];
+    const bytes = Buffer.from(jsonl(records));
+    const before = resumeModel(indexText(bytes));
+    expect([before.loaded, before.total]).toEqual([4, 5]);
+    const plan = await planBytes(file, bytes, all, { allow: new Set(['safe', 'unsafe']) });
+    expect(plan.skipped).toEqual([]);
+    expect(plan.applied.map((a) => [a.ruleId, a.edits.map((e) => [e.kind, e.line])])).toEqual([['duplicate-uuid', [['delete', 2]]]]);
+    const after = resumeModel(indexText(plan.after));
+    expect([after.loaded, after.total, after.fidelity]).toEqual([4, 4, 1]);
+    expect(after.messages.map((m) => m.excerpt)).toEqual(before.messages.map((m) => m.excerpt));
+    const again = await planBytes(file, plan.after, all, { allow: new Set(['safe', 'unsafe']) });
+    expect(again.applied).toEqual([]);
+    expect(again.after.equals(plan.after)).toBe(true);
+  });
+
   it('refuses a fix that makes another rule fire (the gate stops fix ping-pong early)', async () => {
     resetClock();
     const bytes = Buffer.from(jsonl([user('u1'), toolResult('r1', { parent: 'u1', toolUseId: 't1' })]));

@@ -60,8 +60,46 @@ const MALFORMED_PARENT_CASES: readonly CliCase[] = [
   })),
 ];
 
+/**
+ * a1 written again later under its uuid (same type and parent) with the
+ * message `second` (or the same message, one timestamp later): the CLI keeps
+ * the last body, at the first one's place.
+ */
+function rewrittenReply(second: 'other message' | 'same message'): string {
+  resetClock();
+  const first = assistant('a1', { parent: 'u1', text: 'the first answer' });
+  const again = second === 'other message' ? assistant('a1', { parent: 'u1', text: 'the answer written again' }) : { ...first, timestamp: iso(Date.parse(first.timestamp as string) + 1) };
+  return jsonl([user('u1'), first, user('u2', { parent: 'a1' }), again, assistant('a2', { parent: 'u2' })]);
+}
+
+const REWRITE_CASES: readonly CliCase[] = [
+  {
+    name: 'a reply written again with another message: the CLI sends the last body only, and the earlier one counts as a lost message',
+    text: () => rewrittenReply('other message'),
+    loaded: ids('u1', 'a1', 'u2', 'a2'),
+    also: (model) => {
+      expect(model.messages[1]?.excerpt).toBe('the answer written again');
+      expect(model.intendedMessages.map((m) => m.excerpt)).toEqual(['prompt u1', 'the first answer', 'the answer written again', 'prompt u2', 'reply a2']);
+      expect([model.loaded, model.total]).toEqual([4, 5]);
+      expect(model.fidelity).toBe(0.8);
+    },
+  },
+  {
+    name: 'a reply written again with the same message (one timestamp later) is one message, and costs no fidelity',
+    text: () => rewrittenReply('same message'),
+    loaded: ids('u1', 'a1', 'u2', 'a2'),
+    // Two lines of the same content: the oracle maps the one sent back to its uuid last, out of order.
+    ordered: false,
+    also: (model) => {
+      expect([model.loaded, model.total]).toEqual([4, 4]);
+      expect(model.fidelity).toBe(1);
+    },
+  },
+];
+
 export const CLI_CASES: readonly CliCase[] = [
   ...MALFORMED_PARENT_CASES,
+  ...REWRITE_CASES,
   {
     name: 'bridges a missing parent to a row written 5,000 ms earlier',
     text: () => bridgeAfter(5_000),
