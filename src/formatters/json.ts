@@ -31,8 +31,12 @@ export interface JsonFileResult {
   readonly errorCount: number;
   readonly warningCount: number;
   readonly infoCount: number;
-  readonly resume?: ResumeSummary;
-  readonly score?: number;
+  /**
+   * `null` for a file that is not a transcript: there is no conversation to
+   * measure (never a "fidelity 100%"), and the spec's keys stay present.
+   */
+  readonly resume: ResumeSummary | null;
+  readonly score: number | null;
   /** Added field: forks by kind and abandoned branches (see src/core/forks.ts). */
   readonly forks?: ForkSummary;
   readonly messages: readonly JsonMessage[];
@@ -68,10 +72,10 @@ function fileOf(r: FileResult): JsonFileResult {
     errorCount: r.errorCount,
     warningCount: r.warningCount,
     infoCount: r.infoCount,
-    ...(r.resume === undefined
-      ? {}
-      : {
-          resume: {
+    resume:
+      r.resume === undefined
+        ? null
+        : {
             loaded: r.resume.loaded,
             total: r.resume.total,
             fidelity: r.resume.fidelity,
@@ -80,8 +84,7 @@ function fileOf(r: FileResult): JsonFileResult {
             ...(r.resume.apiValid === undefined ? {} : { apiValid: r.resume.apiValid }),
             ...(r.resume.apiViolations === undefined ? {} : { apiViolations: r.resume.apiViolations }),
           },
-        }),
-    ...(r.score === undefined ? {} : { score: r.score }),
+    score: r.score ?? null,
     ...(r.forks === undefined ? {} : { forks: r.forks }),
     messages: r.findings.map(messageOf),
   };

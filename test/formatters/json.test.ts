@@ -48,7 +48,7 @@ describe('json', () => {
     expect(keys(report.summary)).toEqual(['errorCount', 'files', 'infoCount', 'warningCount']);
   });
 
-  it('pretty-prints with two spaces and ends with a newline; omits absent uuid, fix, resume and score', () => {
+  it('pretty-prints with two spaces and ends with a newline; omits absent uuid and fix; writes absent resume and score as null', () => {
     const results = [fileResult('x.jsonl', [finding({ ruleId: 'invalid-json', messageId: 'torn', line: 3, message: 'torn line' })])];
     expect(json(results, context())).toBe(`{
   "version": 2,
@@ -59,6 +59,8 @@ describe('json', () => {
       "errorCount": 1,
       "warningCount": 0,
       "infoCount": 0,
+      "resume": null,
+      "score": null,
       "messages": [
         {
           "ruleId": "invalid-json",
