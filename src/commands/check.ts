@@ -20,6 +20,7 @@ import {
   collect,
   formatContextFor,
   isFolder,
+  keepAtLeast,
   lintInputs,
   note,
   parseNonNegativeInt,
@@ -158,14 +159,6 @@ export function useBaseline(results: FileResult[], use: BaselineUse, io: Io): Fi
     );
   }
   return outcome.results;
-}
-
-/** Keeps findings at or above a level; counts follow what is shown. */
-function keepAtLeast(results: readonly FileResult[], level: 'error' | 'warning'): FileResult[] {
-  return results.map((r) => {
-    const findings = r.findings.filter((f) => f.severity === 'error' || (level === 'warning' && f.severity === 'warning'));
-    return { ...r, findings, ...countBySeverity(findings) };
-  });
 }
 
 /** The pieces, then one more. */

@@ -27,7 +27,20 @@ import { useColor } from '../io.js';
 import { planReport } from '../repair/plan-report.js';
 import type { Decider, FilePlan } from '../repair/types.js';
 import { interactivePolicy } from './fix-prompt.js';
-import { collect, discoverInputs, formatContextFor, parseNonNegativeInt, resolveInputs, runConfig, sessionProgress, undoCommand, writeOptions } from './shared.js';
+import {
+  checkWritableTarget,
+  collect,
+  discoverInputs,
+  formatContextFor,
+  keepAtLeast,
+  parseNonNegativeInt,
+  resolveInputs,
+  runConfig,
+  sessionProgress,
+  undoCommand,
+  writeOptions,
+  writeReport,
+} from './shared.js';
 import { FORMATTERS } from '../formatters/index.js';
 import { jsonReport } from '../formatters/json.js';
 
@@ -44,6 +57,8 @@ interface FixOptions {
   readonly force?: boolean | undefined;
   readonly stripThinking?: boolean | undefined;
   readonly color?: boolean | undefined;
+  readonly quiet?: boolean | undefined;
+  readonly outputFile?: string | undefined;
 }
 
 /**
@@ -106,6 +121,11 @@ export function fixCommand(io: Io, setExit: (code: number) => void): Command {
     )
     .option('--rule <id>', 'only fix what this rule finds (repeatable)', collect, [])
     .option('--max-warnings <n>', 'exit 1 when more than n warnings remain after fixing (as check counts them)', parseNonNegativeInt)
+    .option(
+      '-q, --quiet',
+      'report errors only: no receipt per fixed file (the audit log keeps it) and no summary once nothing at error level is left; the exit code still counts warnings for --max-warnings',
+    )
+    .option('-o, --output-file <file>', 'with --dry-run: write the report (the diff, or the --format output) to this file instead of stdout')
     .option('-c, --config <file>', 'use this config file instead of the .cclintrc.json / cclint.config.json found from here upward')
     .option('--backup-dir <dir>', 'where backups go (default: $CCLINT_HOME/backups, never inside the projects folder)')
     .option('--audit-log <file>', 'the append-only audit log (default: $CCLINT_HOME/audit.jsonl)')
@@ -120,6 +140,8 @@ export function fixCommand(io: Io, setExit: (code: number) => void): Command {
       `
 Examples:
   cclint fix --dry-run session.jsonl        review the diff; nothing is written
+  cclint fix --dry-run -f json -o plan.json  the plan and what check would say once fixed, as a file
+  cclint fix --yes --quiet ~/.claude/projects  for a hook: prints only what is left at error level
   cclint fix session.jsonl                  walk the fixes and answer y/n/a/d/q for each
   cclint fix --yes ~/.claude/projects        apply every safe fix, no questions
   cclint fix --yes --unsafe --force x.jsonl  everything the planner accepts, even on a live session
@@ -145,7 +167,22 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
       if (interactive && !(io.stdinIsTTY && io.stdout.isTTY) && io.ask === undefined) {
         throw new UsageError('fix needs a terminal to ask on; pass --yes to apply safe fixes without asking, or --dry-run to review them');
       }
-      const color = useColor(io.stdout, io.env, options.color);
+      if (options.outputFile !== undefined) {
+        if (options.dryRun !== true) {
+          throw new UsageError(
+            '--output-file goes with --dry-run: a fix writes the sessions themselves, and its record is the audit log (cclint restore --list)',
+          );
+        }
+        checkWritableTarget(`--output-file ${options.outputFile}`, path.resolve(io.cwd, options.outputFile));
+      }
+      // The report goes to stdout as it comes, or (--output-file) to the file at the end.
+      const reportPieces: string[] = [];
+      const say = (text: string): void => {
+        if (options.outputFile === undefined) io.stdout.write(text);
+        else reportPieces.push(text);
+      };
+      const quiet = options.quiet === true;
+      const color = options.outputFile === undefined && useColor(io.stdout, io.env, options.color);
       // The write path loads only when fix runs, so `check` starts fast.
       const diff = await import('../repair/diff.js');
       const { colorDiff, rewritePatch, renderPatch } = diff;
@@ -245,7 +282,7 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
                   progress.clear();
                   const patch = rewritePatch(file.displayPath, source, plan.sizeBefore, plan.rewrite);
                   const diff = escapeForTerminal(renderPatch(patch), { multiline: true });
-                  io.stdout.write(`${color ? colorDiff(diff, (s, t) => styleText(s, t, { validateStream: false })) : diff}${summaryLine(plan, 'would fix')}\n\n`);
+                  say(`${color ? colorDiff(diff, (s, t) => styleText(s, t, { validateStream: false })) : diff}${summaryLine(plan, 'would fix')}\n\n`);
                 }
                 continue;
               }
@@ -253,9 +290,11 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
               checkInterrupt(); // the last look before this file's write
               const entry = await critical(() => commitPlan(plan, writeOptions(io, fsPort, options, decidedBy)));
               progress.clear();
-              io.stdout.write(
-                `${summaryLine(plan, 'fixed')}\n  backup ${escapeForTerminal(entry.backup)}\n  undo with: ${undoCommand(entry.id, options)}\n`,
-              );
+              if (!quiet) {
+                io.stdout.write(
+                  `${summaryLine(plan, 'fixed')}\n  backup ${escapeForTerminal(entry.backup)}\n  undo with: ${undoCommand(entry.id, options)}\n`,
+                );
+              }
             } finally {
               source.close();
             }
@@ -280,39 +319,41 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
       if (options.dryRun === true && options.format !== 'stylish') {
         // What check would report of the files once fixed, in check's formats (the spec's schema
         // version 2 for json, with the plan itself added as `files`).
-        const results = plans.map(resultAfter);
+        const after = plans.map(resultAfter);
+        const results = quiet ? keepAtLeast(after, 'error') : after;
         const context = formatContextFor(io, options.format, false, { unreadableInputs: unreadableExplicit, maxWarningsExceeded: tooManyWarnings });
         if (options.format === 'json') {
-          io.stdout.write(`${terminalSafeJson({ ...jsonReport(results), files: plans.map(planReport) })}\n`);
+          say(`${terminalSafeJson({ ...jsonReport(results), files: plans.map(planReport) })}\n`);
         } else {
-          io.stdout.write(FORMATTERS[options.format](results, context));
+          say(FORMATTERS[options.format](results, context));
         }
-      } else {
+      } else if (!quiet || errorsLeft > 0 || tooManyWarnings !== undefined || skippedFiles.length > 0) {
         const done = plans.filter((p) => !notWritten.has(p));
         const changed = done.filter((p) => p.applied.length > 0).length;
         const fixes = done.reduce((n, p) => n + p.applied.length, 0);
         const verb = options.dryRun === true ? 'would apply' : 'applied';
         const quit = prompts?.quit() === true;
         const total = discovery.groups.reduce((n, g) => n + g.files.length, 0);
-        io.stdout.write(`${verb} ${fixes} fix(es) in ${changed} of ${plans.length} file(s)`);
-        if (quit && total > plans.length) io.stdout.write(`; quit before the other ${total - plans.length} file(s)`);
-        io.stdout.write(errorsLeft > 0 ? `; ${errorsLeft} error(s) remain (see \`cclint check\`)\n` : '\n');
+        say(`${verb} ${fixes} fix(es) in ${changed} of ${plans.length} file(s)`);
+        if (quit && total > plans.length) say(`; quit before the other ${total - plans.length} file(s)`);
+        say(errorsLeft > 0 ? `; ${errorsLeft} error(s) remain (see \`cclint check\`)\n` : '\n');
         for (const plan of plans) {
           for (const s of plan.skipped) {
             if (s.reason.startsWith('not applied')) {
-              io.stdout.write(`  ${escapeForTerminal(`${plan.file.displayPath}:${s.line} ${s.ruleId}: ${s.reason}`)}\n`);
+              say(`  ${escapeForTerminal(`${plan.file.displayPath}:${s.line} ${s.ruleId}: ${s.reason}`)}\n`);
             }
           }
         }
-        if (hiddenUnsafe > 0) io.stdout.write(`${hiddenUnsafe} more fix(es) available with --unsafe\n`);
+        if (hiddenUnsafe > 0 && !quiet) say(`${hiddenUnsafe} more fix(es) available with --unsafe\n`);
         if (tooManyWarnings !== undefined) {
-          io.stdout.write(`cclint found too many warnings (maximum: ${tooManyWarnings.maxWarnings.toLocaleString('en-US')}; ${warningsLeft.toLocaleString('en-US')} remain).\n`);
+          say(`cclint found too many warnings (maximum: ${tooManyWarnings.maxWarnings.toLocaleString('en-US')}; ${warningsLeft.toLocaleString('en-US')} remain).\n`);
         }
         if (skippedFiles.length > 0) {
-          io.stdout.write(`skipped ${skippedFiles.length} file(s), left as they were:\n`);
-          for (const s of skippedFiles) io.stdout.write(`  ${escapeForTerminal(s.shown)}: ${s.reason}\n`);
+          say(`skipped ${skippedFiles.length} file(s), left as they were:\n`);
+          for (const s of skippedFiles) say(`  ${escapeForTerminal(s.shown)}: ${s.reason}\n`);
         }
       }
+      if (options.outputFile !== undefined) writeReport(io, reportPieces, options.outputFile);
       setExit(failed ? 2 : errorsLeft > 0 || tooManyWarnings !== undefined ? 1 : 0);
     });
 }

@@ -14,7 +14,7 @@ import type { LintOptions } from '../engine/linter.js';
 import { removeIfAbandoned, writeAll, writeAtomically } from '../core/atomic-write.js';
 import { openCache } from '../engine/cache.js';
 import { lintGroups, startLintThreads } from '../engine/parallel.js';
-import type { FileResult } from '../core/types.js';
+import { countBySeverity, type FileResult } from '../core/types.js';
 import type { CommitOptions } from '../repair/options.js';
 import type { FsPort } from '../repair/fs-port.js';
 import type { Decider } from '../repair/types.js';
@@ -416,4 +416,12 @@ export function formatContextFor(
       format === 'sarif' ? new Map(RULES.map((r) => [r.meta.id, { uri: ruleDocsUrl(r.meta.id), markdown: ruleDocumentation(r.meta.id) }])) : undefined,
     ...extra,
   };
+}
+
+/** Keeps findings at or above a level; counts follow what is shown (`--quiet`: errors only). */
+export function keepAtLeast(results: readonly FileResult[], level: 'error' | 'warning'): FileResult[] {
+  return results.map((r) => {
+    const findings = r.findings.filter((f) => f.severity === 'error' || (level === 'warning' && f.severity === 'warning'));
+    return { ...r, findings, ...countBySeverity(findings) };
+  });
 }

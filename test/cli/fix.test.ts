@@ -348,6 +348,44 @@ describe('cclint fix', () => {
     expect(bad.code).toBe(2);
   });
 
+  it('--quiet: a run that leaves nothing at error level prints nothing (the audit log keeps the receipt); errors left print the summary without hints', async () => {
+    const clean = await run(['fix', '--yes', '--quiet', path.join(dir, PHANTOM)], { env: box.env, cwd: box.root });
+    expect(clean).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(fs.readFileSync(path.join(box.cclintHome, 'audit.jsonl'), 'utf8').trim().split('\n')).toHaveLength(1);
+    const left = await run(['fix', '--yes', '--quiet', path.join(dir, DUPLICATE)], { env: box.env, cwd: box.root });
+    expect(left).toEqual({ code: 1, stdout: 'applied 0 fix(es) in 0 of 1 file(s); 2 error(s) remain (see `cclint check`)\n', stderr: '' });
+    const loud = await run(['fix', '--yes', path.join(dir, DUPLICATE)], { env: box.env, cwd: box.root });
+    expect(loud.stdout).toContain('2 more fix(es) available with --unsafe');
+  });
+
+  it('--dry-run --quiet --format json reports errors only, as check --quiet does', async () => {
+    const all = JSON.parse((await run(['fix', '--dry-run', '-f', 'json', dir], { env: box.env, cwd: box.root })).stdout) as { summary: Record<string, number> };
+    const quiet = JSON.parse((await run(['fix', '--dry-run', '-q', '-f', 'json', dir], { env: box.env, cwd: box.root })).stdout) as { summary: Record<string, number> };
+    expect(all.summary.infoCount).toBeGreaterThan(0);
+    expect(quiet.summary).toEqual({ ...all.summary, warningCount: 0, infoCount: 0 });
+  });
+
+  it('--output-file: the report of a dry run goes to the file, nothing to stdout; refused without --dry-run and for a .jsonl name (exit 2)', async () => {
+    const before = snapshot(dir);
+    const out = path.join(box.root, 'plan.json');
+    const toFile = await run(['fix', '--dry-run', '-f', 'json', '-o', out, dir], { env: box.env, cwd: box.root });
+    const toStdout = await run(['fix', '--dry-run', '-f', 'json', dir], { env: box.env, cwd: box.root });
+    expect([toFile.code, toFile.stdout]).toEqual([toStdout.code, '']);
+    expect(fs.readFileSync(out, 'utf8')).toBe(toStdout.stdout);
+    const diff = path.join(box.root, 'plan.diff');
+    await run(['fix', '--dry-run', '-o', diff, path.join(dir, PHANTOM)], { env: { ...box.env, FORCE_COLOR: '1' }, cwd: box.root });
+    expect(fs.readFileSync(diff, 'utf8')).toMatch(/^--- a\/.*b2fe508c/m);
+    expect(fs.readFileSync(diff, 'utf8')).not.toContain('\u001b[');
+    const applying = await run(['fix', '--yes', '-o', out, dir], { env: box.env, cwd: box.root });
+    expect([applying.code, applying.stderr]).toEqual([
+      2,
+      'cclint: --output-file goes with --dry-run: a fix writes the sessions themselves, and its record is the audit log (cclint restore --list)\n',
+    ]);
+    const transcript = await run(['fix', '--dry-run', '-o', path.join(box.root, 'x.jsonl'), dir], { env: box.env, cwd: box.root });
+    expect(transcript.code).toBe(2);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
   it('restore --list with no audit log says there is nothing yet; a bad --limit is exit 2', async () => {
     const empty = await run(['restore', '--list'], { env: box.env, cwd: box.root });
     expect([empty.code, empty.stdout]).toEqual([0, 'no fixes recorded yet\n']);
