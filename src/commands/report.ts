@@ -20,12 +20,14 @@ import { reportHtml, sessionPageHtml, sessionSectionHtml } from '../formatters/r
 import { sectionOf } from '../core/views/report.js';
 import type { Io } from '../io.js';
 import { VERSION } from '../version.js';
-import { checkWritableTarget, note, sessionProgress, discoverInputs, resolveInputs, runConfig, writeReport } from './shared.js';
+import { checkWritableTarget, collect, note, sessionProgress, discoverInputs, resolveInputs, runConfig, writeReport } from './shared.js';
 
 export interface ReportOptions {
   readonly outputFile?: string;
   readonly fixes?: boolean;
   readonly title?: string;
+  readonly rule: string[];
+  readonly config?: string;
 }
 
 /** The dry-run diff `cclint fix` would print for a file (safe fixes), or undefined when it would change nothing. */
@@ -69,6 +71,8 @@ export function reportCommand(io: Io, setExit: (code: number) => void): Command 
     .option('-o, --output-file <file>', 'write the page to this file (folders are created; never a .jsonl path); default stdout')
     .option('--fixes', 'add, per session, the dry-run diff of what `cclint fix` would change (nothing is written)')
     .option('--title <text>', 'the page title', 'cclint report')
+    .option('--rule <id[=severity]>', 'run only this rule (repeatable); with =severity also set its level, as check --rule', collect, [])
+    .option('-c, --config <file>', 'use this config file instead of the .cclintrc.json / cclint.config.json found from here upward')
     .addHelpText(
       'after',
       `
@@ -90,7 +94,7 @@ transcript, or holds no session file, or the file cannot be written.`,
     )
     .action(async (paths: string[], options: ReportOptions) => {
       if (options.outputFile !== undefined) checkWritableTarget(`--output-file ${options.outputFile}`, path.resolve(io.cwd, options.outputFile));
-      const { lint, ignore } = runConfig(io, undefined, []);
+      const { lint, ignore } = runConfig(io, options.config, options.rule);
       const { inputs } = resolveInputs(paths, io);
       const { discovery, unreadableExplicit } = discoverInputs(io, inputs, { ignore });
       let failed = unreadableExplicit;

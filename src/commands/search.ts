@@ -25,6 +25,8 @@ export interface SearchOptions {
   readonly format: 'text' | 'json';
   readonly color?: boolean;
   readonly cache?: boolean;
+  /** `--config`: its ignorePatterns say which files are left out. */
+  readonly config?: string;
 }
 
 function matcherFor(text: string, regex: boolean): Matcher {
@@ -45,7 +47,7 @@ function matcherFor(text: string, regex: boolean): Matcher {
 export async function runSearch(text: string, paths: readonly string[], options: SearchOptions, io: Io, emit: (hits: SessionHits) => void): Promise<boolean> {
   // Checked here, for a usage error before anything is read.
   matcherFor(text, options.regex === true);
-  const { ignore } = runConfig(io, undefined, []);
+  const { ignore } = runConfig(io, options.config, []);
   const { inputs } = resolveInputs(paths, io);
   const all = options.all === true;
   const cache =
@@ -81,6 +83,7 @@ export function searchCommand(io: Io, setExit: (code: number) => void): Command 
     .option('-a, --all', 'also search what resume does not load: abandoned branches, history cut off by a break, sidechains (labelled)')
     .addOption(new Option('-f, --format <name>', 'output format').choices(['text', 'json']).default('text'))
     .option('--no-color', 'no colour, even on a terminal (NO_COLOR is honoured too)')
+    .option('-c, --config <file>', 'use this config file (its ignorePatterns) instead of the .cclintrc.json / cclint.config.json found from here upward')
     .option('--cache', 'remember what each session is under $CCLINT_HOME/cache; a session whose files did not change is not parsed again')
     .addHelpText(
       'after',

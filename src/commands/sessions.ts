@@ -28,7 +28,7 @@ import { renderSessionsTable, sessionsJson } from '../formatters/sessions.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
 import { painter } from './render.js';
-import { checkWritableTarget, lintInputs, note, resolveInputs, runConfig, writeReport } from './shared.js';
+import { checkWritableTarget, collect, lintInputs, note, resolveInputs, runConfig, writeReport } from './shared.js';
 
 // The model (src/core/views/sessions.ts) and its renderers (src/formatters/sessions.ts), re-exported for existing importers.
 export {
@@ -71,8 +71,16 @@ export interface SessionsRun {
  * cache under `--cache`), each result with its file's facts, and folds each
  * group into a row.
  */
-export async function runSessions(paths: readonly string[], io: Io, settings: { readonly cache?: boolean | undefined } = {}): Promise<SessionsRun> {
-  const { lint, ignore } = runConfig(io, undefined, []);
+export interface SessionsSettings {
+  readonly cache?: boolean | undefined;
+  /** `--config`: this file instead of the one found upward. */
+  readonly config?: string | undefined;
+  /** `--rule`: only these rules count in the findings columns (as `check --rule`). */
+  readonly rule?: readonly string[] | undefined;
+}
+
+export async function runSessions(paths: readonly string[], io: Io, settings: SessionsSettings = {}): Promise<SessionsRun> {
+  const { lint, ignore } = runConfig(io, settings.config, settings.rule ?? []);
   const run = await lintInputs(io, resolveInputs(paths, io).inputs, {
     lint: { ...lint, facts: true },
     discover: { ignore },
@@ -111,6 +119,8 @@ export function sessionsCommand(io: Io, setExit: (code: number) => void): Comman
     .argument('[paths...]', 'session files, project folders or a projects root (default: the local Claude Code projects folder)')
     .addOption(new Option('-f, --format <name>', 'output format').choices(['table', 'json']).default('table'))
     .option('--no-color', 'no colour, even on a terminal (NO_COLOR is honoured too)')
+    .option('--rule <id[=severity]>', 'count only this rule in the errors and warnings columns (repeatable), as check --rule', collect, [])
+    .option('-c, --config <file>', 'use this config file instead of the .cclintrc.json / cclint.config.json found from here upward')
     .option('--sort <column>', `order the rows by a column (${SORT_COLUMNS.join(', ')}), :asc or :desc to choose the direction`, parseSort)
     .option('--broken', 'only sessions with something wrong: an error or warning, a resume loss, a corruption score above 0, a resumed request the API rejects')
     .option('-o, --output-file <file>', 'write the report to this file instead of stdout (folders are created)')
@@ -142,10 +152,19 @@ transcript, or holds no session file.`,
     .action(
       async (
         paths: string[],
-        options: { format: 'table' | 'json'; color?: boolean; sort?: SortOrder; broken?: boolean; outputFile?: string; cache?: boolean },
+        options: {
+          format: 'table' | 'json';
+          color?: boolean;
+          sort?: SortOrder;
+          broken?: boolean;
+          outputFile?: string;
+          cache?: boolean;
+          rule: string[];
+          config?: string;
+        },
       ) => {
         if (options.outputFile !== undefined) checkWritableTarget(`--output-file ${options.outputFile}`, path.resolve(io.cwd, options.outputFile));
-        const run = await runSessions(paths, io, { cache: options.cache });
+        const run = await runSessions(paths, io, { cache: options.cache, config: options.config, rule: options.rule });
         const rows = options.broken === true ? run.rows.filter(isBroken) : run.rows;
         const placed = options.sort === undefined ? placeRows(rows) : sortPlaced(placeRows(rows), options.sort);
         const color = options.outputFile === undefined && useColor(io.stdout, io.env, options.color);

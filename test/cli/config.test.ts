@@ -91,6 +91,46 @@ describe('ignorePatterns', () => {
   });
 });
 
+describe('--rule and --config beyond check', () => {
+  interface Row {
+    sessionId: string;
+    errors: number;
+    warnings: number;
+  }
+  const sessions = async (args: string[]): Promise<{ code: number; rows: Row[] }> => {
+    const r = await run(['sessions', '--format', 'json', ...args, projects], { env: box.env, cwd: work });
+    return { code: r.code, rows: r.code === 0 ? (JSON.parse(r.stdout) as Row[]) : [] };
+  };
+  const errorsBySession = (rows: Row[]): Record<string, number> => Object.fromEntries(rows.map((r) => [r.sessionId.slice(0, 8), r.errors]));
+
+  it('sessions: --rule counts only that rule in the findings columns, --config takes rules and ignorePatterns from the file named', async () => {
+    const all = await sessions([]);
+    expect(errorsBySession(all.rows)).toEqual({ '30628611': 2, '08f63ab4': 2, b2fe508c: 1, dde4dc22: 0 });
+    const one = await sessions(['--rule', 'phantom-parent']);
+    expect(errorsBySession(one.rows)).toEqual({ '30628611': 0, '08f63ab4': 0, b2fe508c: 1, dde4dc22: 0 });
+    const named = path.join(box.root, 'elsewhere', 'mine.json');
+    writeJson(named, { rules: { 'invalid-json': 'off' }, ignorePatterns: [PHANTOM] });
+    const configured = await sessions(['--config', named]);
+    expect(errorsBySession(configured.rows)).toEqual({ '30628611': 0, '08f63ab4': 2, dde4dc22: 0 });
+    expect((await sessions(['--rule', 'phantom-parnt'])).code).toBe(2);
+  });
+
+  it('search: --config leaves out what its ignorePatterns name; report: --rule runs only that rule', async () => {
+    const named = path.join(box.root, 'elsewhere', 'mine.json');
+    writeJson(named, { ignorePatterns: ['-home-dev-webapp/'] });
+    const everywhere = await run(['search', 'login', projects], { env: box.env, cwd: work });
+    expect(everywhere.code).toBe(0);
+    const ignored = await run(['search', 'login', '--config', named, projects], { env: box.env, cwd: work });
+    expect([ignored.code, ignored.stderr]).toEqual([2, `cclint: every session file under ${projects} is left out by ignorePatterns in the config\n`]);
+    const page = path.join(box.root, 'page.html');
+    const r = await run(['report', '--rule', 'phantom-parent', '-o', page, projects], { env: box.env, cwd: work });
+    expect(r.code).toBe(0);
+    const html = fs.readFileSync(page, 'utf8');
+    expect(html).toContain('phantom-parent');
+    expect(html).not.toContain('duplicate-uuid');
+  });
+});
+
 describe('mistakes are errors (exit 2) with a suggestion', () => {
   it('an unknown rule in --rule', async () => {
     const r = await check(['--rule', 'phantom-parnt', projects]);
