@@ -86,7 +86,7 @@ Exit codes: 0 restored (or nothing to do), 2 not restored (unknown id, file chan
       if (target === undefined) throw new UsageError('restore needs an audit id or a file (or --list to see recent fixes)');
       // From here Ctrl-C never stops a write half-way (see interrupt.ts).
       handleInterrupts();
-      const { undone, entry } = restore(target, {
+      const { undone, entry, undoneBy } = restore(target, {
         fs: port,
         env: io.env,
         cwd: io.cwd,
@@ -98,7 +98,9 @@ Exit codes: 0 restored (or nothing to do), 2 not restored (unknown id, file chan
       const shown = classifyPath(undone.file, io.cwd).displayPath;
       const what = entryLabel(undone);
       io.stdout.write(
-        entry === undefined
+        undoneBy !== undefined
+          ? `${escapeForTerminal(shown)}: ${what} (${undone.time}) was undone already, by restore ${undoneBy.id}; nothing to do (\`${undoCommand(undoneBy.id, options)}\` would redo it)\n`
+          : entry === undefined
           ? `${escapeForTerminal(shown)} already holds its content from before ${what}; nothing to do\n`
           : `restored ${escapeForTerminal(shown)} to its content before ${what} (${undone.time}); undo with: ${undoCommand(entry.id, options)}\n`,
       );

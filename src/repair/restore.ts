@@ -35,16 +35,23 @@ export interface RestoreOptions
 export interface RestoreResult {
   /** The entry whose change was undone. */
   readonly undone: AuditEntry;
-  /** The audit line the restore appended; undefined when the file already had the old bytes. */
+  /** The audit line the restore appended; undefined when the file already had the old bytes, or the change was undone already. */
   readonly entry: AuditEntry | undefined;
+  /** The restore that had undone the change already (nothing was read or written). */
+  readonly undoneBy?: AuditEntry | undefined;
+}
+
+/** The later restore that undid `entry` and was not itself undone, if there is one. */
+export function undoneBy(entry: AuditEntry, entries: readonly AuditEntry[], seen = new Set<string>()): AuditEntry | undefined {
+  if (seen.has(entry.id)) return undefined;
+  seen.add(entry.id);
+  const at = entries.indexOf(entry);
+  return entries.find((e, i) => i > at && e.kind === 'restore' && e.restores === entry.id && undoneBy(e, entries, seen) === undefined);
 }
 
 /** Whether a later restore undid `entry` (and was not itself undone). */
-export function isUndone(entry: AuditEntry, entries: readonly AuditEntry[], seen = new Set<string>()): boolean {
-  if (seen.has(entry.id)) return false;
-  seen.add(entry.id);
-  const at = entries.indexOf(entry);
-  return entries.some((e, i) => i > at && e.kind === 'restore' && e.restores === entry.id && !isUndone(e, entries, seen));
+export function isUndone(entry: AuditEntry, entries: readonly AuditEntry[]): boolean {
+  return undoneBy(entry, entries) !== undefined;
 }
 
 /**
@@ -84,6 +91,9 @@ export function restore(target: string, options: RestoreOptions): RestoreResult 
   if (undone === undefined) {
     throw new UsageError(`no audit entry with id "${target}", and none for a file at that path, in ${auditLog}`);
   }
+  // Undone already: what the file holds since (lines appended after the undo, say) is not this change's to judge.
+  const already = undoneBy(undone, entries);
+  if (already !== undefined) return { undone, entry: undefined, undoneBy: already };
   const file = classifyPath(undone.file, options.cwd);
   const shown = file.displayPath;
   const label = entryLabel(undone);

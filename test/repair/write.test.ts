@@ -341,6 +341,19 @@ describe('restore', () => {
     expect(readAuditLog(port, AUDIT)).toHaveLength(4);
   });
 
+  it('says a fix is undone already, by which restore, when lines were appended after the undo, by path or by id; writes nothing', () => {
+    const fix = commitPlan(plan, options());
+    const undo = restore(fix.id, restoreOptions()).entry;
+    vol.appendFileSync(FILE, '{"type":"user","later":true}\n');
+    const grown = bytes(FILE);
+    for (const target of [FILE, fix.id]) {
+      const again = restore(target, restoreOptions());
+      expect([again.undone.id, again.entry, again.undoneBy?.id]).toEqual([fix.id, undefined, undo?.id]);
+    }
+    expect(bytes(FILE).equals(grown)).toBe(true);
+    expect(auditLines()).toHaveLength(2);
+  });
+
   it('refuses when the fixed bytes changed since the fix', () => {
     const fix = commitPlan(plan, options());
     vol.writeFileSync(FILE, plan.after.toString().replace('"content":"hi"', '"content":"ho"'));
