@@ -54,6 +54,10 @@ export function resolveInputs(paths: readonly string[], io: Io): { inputs: strin
       `no Claude Code projects folder at ${root}; pass a path, or set CLAUDE_CONFIG_DIR to your Claude Code config folder`,
     );
   }
+  // Named by no one, the default is a folder or nothing: a plain file there is no projects root to read as a transcript.
+  if (!isFolder(root)) {
+    throw new PathError(`the Claude Code projects folder ${root} is not a folder; pass a path, or set CLAUDE_CONFIG_DIR to your Claude Code config folder`);
+  }
   return { inputs: [root], usingDefault: true };
 }
 

@@ -56,6 +56,21 @@ describe('cclint check', () => {
     expect(r.stderr).toBe(`cclint: no Claude Code projects folder at ${path.join(box.configDir, 'projects')}; pass a path, or set CLAUDE_CONFIG_DIR to your Claude Code config folder\n`);
   });
 
+  it('exits 2 naming the default projects root when it is a plain file, in every command that reads it (never read as a transcript)', async () => {
+    const root = path.join(box.configDir, 'projects');
+    fs.mkdirSync(box.configDir, { recursive: true });
+    fs.writeFileSync(root, 'hi\n');
+    for (const argv of [['check'], ['sessions'], ['report'], ['search', 'hi'], ['fix', '--dry-run']]) {
+      const r = await run(argv, { env: box.env, cwd: box.root });
+      expect([argv[0], r.code, r.stdout, r.stderr]).toEqual([
+        argv[0],
+        2,
+        '',
+        `cclint: the Claude Code projects folder ${root} is not a folder; pass a path, or set CLAUDE_CONFIG_DIR to your Claude Code config folder\n`,
+      ]);
+    }
+  });
+
   it('names a missing path, goes on with the rest, and exits 2', async () => {
     const dir = copyDemo(box);
     const r = await run(['check', 'nowhere.jsonl', path.join(dir, HEALTHY)], { env: box.env, cwd: box.root });
