@@ -78,9 +78,10 @@ async function open(file: string): Promise<Loaded> {
 /** `resume.loaded` and `resume.apiValid` per file, as `check --format json` reports them. */
 async function loadedByFile(target: string): Promise<Map<string, { loaded: number; apiValid: boolean }>> {
   const r = await run(['check', '--format', 'json', target], { env: box.env, cwd: root });
-  const json = JSON.parse(r.stdout) as { results: Array<{ filePath: string; resume?: { loaded: number; apiValid: boolean } }> };
+  // A file that is not a transcript has `"resume": null`.
+  const json = JSON.parse(r.stdout) as { results: Array<{ filePath: string; resume: { loaded: number; apiValid: boolean } | null }> };
   return new Map(
-    json.results.flatMap((f) => (f.resume === undefined ? [] : [[f.filePath, { loaded: f.resume.loaded, apiValid: f.resume.apiValid }] as const])),
+    json.results.flatMap((f) => (f.resume === null ? [] : [[f.filePath, { loaded: f.resume.loaded, apiValid: f.resume.apiValid }] as const])),
   );
 }
 
