@@ -103,6 +103,12 @@ export interface CliReadOptions {
   readonly recoverDamage?: boolean | undefined;
   /** Uuids and parent links as a repair would set them (for the intended conversation). */
   readonly repair?: RepairView | undefined;
+  /**
+   * Every tool call answered, as a repair that wrote each missing result
+   * would leave it: no assistant row is dropped for its unanswered calls
+   * (for the intended conversation).
+   */
+  readonly answerEveryCall?: boolean | undefined;
 }
 
 interface Identity {
@@ -572,21 +578,8 @@ type Building = { -readonly [K in keyof ApiMessage]: ApiMessage[K] };
  * user turn, and adjacent user rows (with attachments and local command
  * output) make one user message (format.md §7–8).
  */
-export function requestMessages(chain: readonly RecordSummary[]): ApiMessage[] {
-  const answered = new Set<string>();
-  for (const r of chain) for (const t of r.toolResultIds) answered.add(t);
-  let lastTurn = -1;
-  let lastAssistantOrTurn = -1;
-  chain.forEach((r, i) => {
-    if (isRealTurn(r)) lastTurn = i;
-    if (r.type === 'assistant' || isRealTurn(r)) lastAssistantOrTurn = i;
-  });
-  const kept = chain.filter((r, i) => {
-    if (r.type !== 'assistant' || r.toolUseIds.length === 0) return true;
-    if (r.toolUseIds.some((t) => answered.has(t))) return true;
-    // A call cut off at the end of the history gets a synthetic result instead.
-    return i > lastTurn && i >= lastAssistantOrTurn;
-  });
+export function requestMessages(chain: readonly RecordSummary[], answerEveryCall = false): ApiMessage[] {
+  const kept = answerEveryCall ? chain : chain.filter(keptDespiteCalls(chain));
   const messages: Building[] = [];
   // The assistant messages a response's later row can still join, by
   // message id: those after the last user message the merge cannot pass
@@ -623,13 +616,42 @@ export function requestMessages(chain: readonly RecordSummary[]): ApiMessage[] {
 }
 
 /**
+ * Whether the CLI keeps a row of the chain in its request: every row but an
+ * assistant row whose every tool call is answered nowhere on the chain,
+ * unless the call is cut off at the end of the history (it gets a synthetic
+ * result instead).
+ */
+function keptDespiteCalls(chain: readonly RecordSummary[]): (r: RecordSummary, i: number) => boolean {
+  const answered = new Set<string>();
+  for (const r of chain) for (const t of r.toolResultIds) answered.add(t);
+  let lastTurn = -1;
+  let lastAssistantOrTurn = -1;
+  chain.forEach((r, i) => {
+    if (isRealTurn(r)) lastTurn = i;
+    if (r.type === 'assistant' || isRealTurn(r)) lastAssistantOrTurn = i;
+  });
+  return (r, i) => {
+    if (r.type !== 'assistant' || r.toolUseIds.length === 0) return true;
+    if (r.toolUseIds.some((t) => answered.has(t))) return true;
+    return i > lastTurn && i >= lastAssistantOrTurn;
+  };
+}
+
+/** Whether the CLI drops a row of the chain from its request for tool calls answered nowhere. */
+export function dropsUnansweredCalls(chain: readonly RecordSummary[]): boolean {
+  if (!chain.some((r) => r.type === 'assistant' && r.toolUseIds.length > 0)) return false;
+  const kept = keptDespiteCalls(chain);
+  return !chain.every(kept);
+}
+
+/**
  * The rows whose content reaches the request, after the CLI's
  * normalisation of {@link requestMessages}: tool blocks that lost their
  * partner are dropped, and a response left with nothing but thinking is
  * not sent. A flag per record of the index.
  */
-function sentRows(index: SessionIndex, chain: readonly RecordSummary[]): Uint8Array {
-  const messages = requestMessages(chain);
+function sentRows(index: SessionIndex, chain: readonly RecordSummary[], answerEveryCall: boolean): Uint8Array {
+  const messages = requestMessages(chain, answerEveryCall);
   const sent = new Uint8Array(index.records.length);
   const seenCalls = new Set<string>();
   // The calls of the assistant message just read, answered or not yet (most
@@ -748,7 +770,7 @@ export function readAsCli(index: SessionIndex, options: CliReadOptions = {}): Cl
   if (leaf === undefined) return { leaf, chain: [], messages: [], end: { kind: 'empty' }, bridges: [] };
   const walked = walk(graph, leaf);
   const chain = recoverResponses(graph, walked.rows);
-  const messages = countedMessages(index, chain, sentRows(index, chain), ids, options.recoverDamage === true);
+  const messages = countedMessages(index, chain, sentRows(index, chain, options.answerEveryCall === true), ids, options.recoverDamage === true);
   return { leaf, chain, messages, end: walked.end, bridges: walked.bridges };
 }
 

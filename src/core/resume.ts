@@ -9,10 +9,11 @@
  * - `total`: the messages of the intended conversation, the CLI's reading
  *   of the file with every break repaired the way repair-targets.ts decides
  *   (damaged lines recovered, conflicting duplicate uuids told apart, broken
- *   links pointed at the rows they continue); never fewer than `loaded`.
+ *   links pointed at the rows they continue, every tool call answered), and
+ *   the earlier bodies of a message written again; never fewer than `loaded`.
  * - `fidelity`: `loaded / total`, 1 for a healthy file.
  */
-import { flagsOf, readAsCli, standInFinder, type CliBridge, type CliReading, type CliWalkEnd, type RepairView } from './resume-cli.js';
+import { dropsUnansweredCalls, flagsOf, readAsCli, standInFinder, type CliBridge, type CliReading, type CliWalkEnd, type RepairView } from './resume-cli.js';
 import { readAsSdk } from './resume-sdk.js';
 import { isRewrite, type LinkRepair, linkRepairs, type Renamed, renamedCopies } from './repair-targets.js';
 import { checkRequest, type RequestCheck } from './api-request.js';
@@ -160,9 +161,13 @@ function buildModel(index: SessionIndex, between: () => void): ResumeModel {
   const renamed = index.duplicates.size === 0 ? [] : renamedCopies(index, bodiesDiffer(index));
   const repairs = linkRepairs(index, renamed);
   between();
-  const intended = hasBreaks(index, repairs, renamed)
-    ? readAsCli(index, { recoverDamage: true, repair: repairView(index, repairs, renamed) })
-    : actual;
+  // The intended conversation answers every tool call: a row the CLI drops
+  // mid-history for calls answered nowhere (and with it the text it holds)
+  // is a message resume loses.
+  const intended =
+    hasBreaks(index, repairs, renamed) || dropsUnansweredCalls(actual.chain)
+      ? readAsCli(index, { recoverDamage: true, repair: repairView(index, repairs, renamed), answerEveryCall: true })
+      : actual;
   const intendedMessages = withEarlierBodies(index, intended.messages);
   const loaded = actual.messages.length;
   const total = Math.max(loaded, intendedMessages.length);

@@ -101,6 +101,27 @@ export const CLI_CASES: readonly CliCase[] = [
   ...MALFORMED_PARENT_CASES,
   ...REWRITE_CASES,
   {
+    name: 'drops mid-history an assistant row whose text comes with a call answered nowhere; the intended conversation keeps it',
+    text: () => {
+      resetClock();
+      return jsonl([user('u1'), assistant('a1', { parent: 'u1', text: 'let me look first', toolUse: ['t1'] }), user('u2', { parent: 'a1' }), assistant('a2', { parent: 'u2' })]);
+    },
+    loaded: ids('u1', 'u2', 'a2'),
+    also: (model) => {
+      expect(model.intendedMessages.map((m) => m.uuid)).toEqual(ids('u1', 'a1', 'u2', 'a2'));
+      expect([model.loaded, model.total, model.sdk]).toEqual([3, 4, 4]);
+    },
+  },
+  {
+    name: 'keeps a call cut off at the end of the history (the CLI answers it itself): nothing lost',
+    text: () => {
+      resetClock();
+      return jsonl([user('u1'), assistant('a1', { parent: 'u1', text: 'let me look first', toolUse: ['t1'] })]);
+    },
+    loaded: ids('u1', 'a1'),
+    also: (model) => expect([model.loaded, model.total]).toEqual([2, 2]),
+  },
+  {
     name: 'bridges a missing parent to a row written 5,000 ms earlier',
     text: () => bridgeAfter(5_000),
     loaded: ids('u1', 'a1', 'u2', 'a2', 'u3', 'a3'),
