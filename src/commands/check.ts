@@ -114,13 +114,13 @@ export type BaselineUse =
   | { readonly kind: 'record'; readonly file: string; readonly shown: string }
   | { readonly kind: 'apply'; readonly file: string; readonly shown: string; readonly baseline: Baseline };
 
-export function openBaseline(options: Pick<CheckOptions, 'baseline' | 'baselineUpdate'>, io: Io): BaselineUse {
+export function openBaseline(options: Pick<CheckOptions, 'baseline' | 'baselineUpdate'>, io: Io, reads: readonly string[] = []): BaselineUse {
   if (options.baseline === undefined) {
     if (options.baselineUpdate === true) throw new UsageError('--baseline-update needs --baseline <file>');
     return { kind: 'none' };
   }
   const file = path.resolve(io.cwd, options.baseline);
-  checkWritableTarget(`--baseline ${options.baseline}`, file);
+  checkWritableTarget(`--baseline ${options.baseline}`, file, reads);
   if (options.baselineUpdate === true || !fs.existsSync(file)) return { kind: 'record', file, shown: options.baseline };
   let text: string;
   try {
@@ -203,8 +203,9 @@ Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 ccli
         setExit(0);
         return;
       }
-      if (options.outputFile !== undefined) checkWritableTarget(`--output-file ${options.outputFile}`, path.resolve(io.cwd, options.outputFile));
-      const baseline = openBaseline(options, io);
+      const reads = paths.map((p) => path.resolve(io.cwd, p));
+      if (options.outputFile !== undefined) checkWritableTarget(`--output-file ${options.outputFile}`, path.resolve(io.cwd, options.outputFile), reads);
+      const baseline = openBaseline(options, io, reads);
       const checked = await runCheck(paths, options, io);
       const run = { ...checked, results: useBaseline(checked.results, baseline, io) };
       // Info findings (every typed prompt for string-content, say) would bury

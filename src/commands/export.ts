@@ -53,6 +53,8 @@ Exit codes: 0 written, 2 the session cannot be read or the file cannot be writte
       const target = options.outputFile === undefined ? undefined : path.resolve(io.cwd, options.outputFile);
       if (target !== undefined) checkWritableTarget(`--output-file ${options.outputFile}`, target);
       const index = loadSession(session, io);
+      // A session named by id is found only now: the output may not be it either.
+      if (target !== undefined) checkWritableTarget(`--output-file ${options.outputFile}`, target, [index.file.path]);
       const resume = resumeModel(index);
       const conversation = conversationOf(index, resume, titleOf(factsOf(index)));
       // In pieces, a message at a time: the whole text of a big session would be gigabytes of strings.

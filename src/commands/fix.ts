@@ -173,7 +173,7 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
             '--output-file goes with --dry-run: a fix writes the sessions themselves, and its record is the audit log (cclint restore --list)',
           );
         }
-        checkWritableTarget(`--output-file ${options.outputFile}`, path.resolve(io.cwd, options.outputFile));
+        checkWritableTarget(`--output-file ${options.outputFile}`, path.resolve(io.cwd, options.outputFile), paths.map((p) => path.resolve(io.cwd, p)));
       }
       // The report goes to stdout as it comes, or (--output-file) to the file at the end.
       const reportPieces: string[] = [];

@@ -93,7 +93,7 @@ Exit codes: 0 (a report, whatever it finds), 2 when a named path cannot be read,
 transcript, or holds no session file, or the file cannot be written.`,
     )
     .action(async (paths: string[], options: ReportOptions) => {
-      if (options.outputFile !== undefined) checkWritableTarget(`--output-file ${options.outputFile}`, path.resolve(io.cwd, options.outputFile));
+      if (options.outputFile !== undefined) checkWritableTarget(`--output-file ${options.outputFile}`, path.resolve(io.cwd, options.outputFile), paths.map((p) => path.resolve(io.cwd, p)));
       const { lint, ignore } = runConfig(io, options.config, options.rule);
       const { inputs } = resolveInputs(paths, io);
       const { discovery, unreadableExplicit } = discoverInputs(io, inputs, { ignore });

@@ -274,8 +274,13 @@ function removeLeftovers(file: string): void {
   }
 }
 
-/** The checks of {@link writeFileFor} that need no writing, for a command to make before its scan. */
-export function checkWritableTarget(flag: string, file: string): void {
+/**
+ * The checks of {@link writeFileFor} that need no writing, for a command to
+ * make before its scan. `inputs`: the paths the run reads (resolved), none
+ * of which the output may be, whatever its name (`-o notes.txt notes.txt`
+ * would replace the transcript being read with the report).
+ */
+export function checkWritableTarget(flag: string, file: string, inputs: readonly string[] = []): void {
   if (isJsonlName(file)) {
     throw new UsageError(`${flag}: will not write a .jsonl file, which could be a transcript; give another name`);
   }
@@ -288,6 +293,19 @@ export function checkWritableTarget(flag: string, file: string): void {
     );
   }
   if (isFolder(file)) throw new UsageError(`${flag}: is a folder; give a file path`);
+  const input = inputs.find((p) => sameFile(p, file));
+  if (input !== undefined) throw new UsageError(`${flag}: is ${input}, which this run reads; give another name`);
+}
+
+/** Whether two paths name one file (links followed); false when either cannot be read. */
+function sameFile(a: string, b: string): boolean {
+  try {
+    const x = fs.statSync(a);
+    const y = fs.statSync(b);
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
 }
 
 function isJsonlName(file: string): boolean {
@@ -311,9 +329,21 @@ function landingPath(file: string): string {
     } catch {
       return current; // not a link, or not there
     }
-    current = path.resolve(path.dirname(current), target);
+    // From the folder the link really sits in: a `..` in its target climbs
+    // from there, not from the path's text (`out/L/r.txt -> ../q.txt` with
+    // `L` itself a link lands beside L's target, not in `out`).
+    current = path.resolve(realFolder(path.dirname(current)), target);
   }
   return current;
+}
+
+/** The folder's path with every link resolved, or the path as given when it cannot be (it is not there). */
+function realFolder(folder: string): string {
+  try {
+    return fs.realpathSync(folder);
+  } catch {
+    return folder;
+  }
 }
 
 /** Whether a path is a folder (a path that cannot be read is not: discovery reports it). */

@@ -103,6 +103,49 @@ describe('--output-file', () => {
     expect(fs.existsSync(ghost)).toBe(false);
   });
 
+  it('follows a link whose target climbs with .. from the folder the link really sits in, as the kernel does (exit 2, nothing written)', async () => {
+    // out/L -> deep/a/b (a linked folder); deep/a/b/r.txt -> ../q.txt lands on deep/a/q.txt, a link to the transcript.
+    const transcript = path.join(project, HEALTHY);
+    const before = fs.readFileSync(transcript);
+    const deep = path.join(box.root, 'deep', 'a', 'b');
+    fs.mkdirSync(deep, { recursive: true });
+    fs.mkdirSync(path.join(box.root, 'out'));
+    fs.symlinkSync(transcript, path.join(box.root, 'deep', 'a', 'q.txt'));
+    fs.symlinkSync('../q.txt', path.join(deep, 'r.txt'));
+    fs.symlinkSync(deep, path.join(box.root, 'out', 'L'));
+    for (const args of [
+      ['check', '-o', 'out/L/r.txt', project],
+      ['sessions', '-o', 'out/L/r.txt', project],
+      ['report', '-o', 'out/L/r.txt', project],
+      ['fix', '--dry-run', '-o', 'out/L/r.txt', project],
+    ]) {
+      const r = await run(args, { env: box.env, cwd: box.root });
+      expect([r.code, r.stderr], args.join(' ')).toEqual([2, `cclint: --output-file out/L/r.txt: is a symbolic link to ${transcript}, a .jsonl file, which could be a transcript; cclint will not write through it; give another name\n`]);
+    }
+    expect(fs.readFileSync(transcript).equals(before)).toBe(true);
+  });
+
+  it('never writes over a file the run reads, whatever its name (exit 2, nothing written)', async () => {
+    const notes = path.join(box.root, 'notes.txt');
+    fs.copyFileSync(path.join(project, BROKEN), notes);
+    const before = fs.readFileSync(notes);
+    fs.symlinkSync(notes, path.join(box.root, 'alias.md'));
+    for (const args of [
+      ['check', '-o', 'notes.txt', 'notes.txt'],
+      ['check', '-o', 'alias.md', 'notes.txt'],
+      ['check', '--baseline', 'notes.txt', '--baseline-update', 'notes.txt'],
+      ['sessions', '-o', 'notes.txt', 'notes.txt'],
+      ['report', '-o', 'notes.txt', 'notes.txt'],
+      ['fix', '--dry-run', '-o', 'notes.txt', 'notes.txt'],
+      ['export', '-o', 'alias.md', 'notes.txt'],
+    ]) {
+      const r = await run(args, { env: box.env, cwd: box.root });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(new RegExp(`: is ${notes.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, which this run reads; give another name\n$`));
+    }
+    expect(fs.readFileSync(notes).equals(before)).toBe(true);
+  });
+
   it('replaces a file whole, keeping its mode, and writes through a symbolic link; leaves no temporary file', async () => {
     const target = path.join(box.root, 'out.json');
     fs.writeFileSync(target, 'an older report that is longer than nothing at all'.repeat(10_000));
