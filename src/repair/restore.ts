@@ -91,9 +91,6 @@ export function restore(target: string, options: RestoreOptions): RestoreResult 
   if (undone === undefined) {
     throw new UsageError(`no audit entry with id "${target}", and none for a file at that path, in ${auditLog}`);
   }
-  // Undone already: what the file holds since (lines appended after the undo, say) is not this change's to judge.
-  const already = undoneBy(undone, entries);
-  if (already !== undefined) return { undone, entry: undefined, undoneBy: already };
   const file = classifyPath(undone.file, options.cwd);
   const shown = file.displayPath;
   const label = entryLabel(undone);
@@ -115,8 +112,11 @@ export function restore(target: string, options: RestoreOptions): RestoreResult 
     const [fixedHash, currentHash] = prefixAndWholeHash(current, fixedLength, size);
     if (currentHash === undone.sha256Before) return { undone, entry: undefined };
     if (size < (undone.sizeAfter ?? size) || fixedHash !== undone.sha256After) {
+      // Undone already, and the file still holds what that undo wrote (lines appended since aside): nothing to do.
+      const already = undoneBy(undone, entries);
+      if (already !== undefined && holds(current, already, size)) return { undone, entry: undefined, undoneBy: already };
       throw new ConcurrentModificationError(
-        `refusing to restore ${shown}: it changed after ${label} (${undone.time}), so restoring would lose those changes; the copy from before that fix is ${undone.backup}`,
+        `refusing to restore ${shown}: it changed after ${label} (${undone.time}), so restoring would lose those changes; the copy from before it is ${undone.backup}`,
       );
     }
     let backup: ReadHandle;
@@ -142,7 +142,7 @@ export function restore(target: string, options: RestoreOptions): RestoreResult 
       const dangling = namedInRange(current, fixedLength, size, removed);
       if (dangling !== undefined) {
         throw new ConcurrentModificationError(
-          `refusing to restore ${shown}: lines added after ${label} refer to a record it made (uuid ${dangling}), which the restore would take away and leave them hanging from nothing; the copy from before that fix is ${undone.backup}`,
+          `refusing to restore ${shown}: lines added after ${label} refer to a record it made (uuid ${dangling}), which the restore would take away and leave them hanging from nothing; the copy from before it is ${undone.backup}`,
         );
       }
       plan = {
@@ -209,6 +209,12 @@ function assertWhereCclintPutIt(entry: AuditEntry, file: ReturnType<typeof class
 }
 
 /** The sha256 of the first `cut` bytes behind a handle and of its first `size` bytes, in one read. */
+/** Whether the file begins with the bytes `entry` wrote. */
+function holds(handle: ReadHandle, entry: AuditEntry, size: number): boolean {
+  const written = entry.sizeAfter ?? size;
+  return written <= size && prefixAndWholeHash(handle, written, written)[0] === entry.sha256After;
+}
+
 function prefixAndWholeHash(handle: ReadHandle, cut: number, size: number): [string, string] {
   const hash = createHash('sha256');
   for (const chunk of handleRange(handle, 0, cut)) hash.update(chunk);

@@ -354,6 +354,21 @@ describe('restore', () => {
     expect(auditLines()).toHaveLength(2);
   });
 
+  it('redoes through a chain of restores: a restore undone and then overtaken by a later restore of the fix can be restored again', () => {
+    // F1 fixes; R1 undoes F1; R2 undoes R1 (redoes F1); R3 undoes F1 again. Restoring R1 now redoes F1.
+    const f1 = commitPlan(plan, options());
+    const r1 = restore(f1.id, restoreOptions()).entry;
+    const r2 = restore(r1?.id ?? '', restoreOptions()).entry;
+    expect(bytes(FILE).equals(plan.after)).toBe(true);
+    const r3 = restore(f1.id, restoreOptions());
+    expect([r3.undoneBy, r3.entry?.restores]).toEqual([undefined, f1.id]);
+    expect(bytes(FILE).equals(plan.before)).toBe(true);
+    const redo = restore(r1?.id ?? '', restoreOptions());
+    expect([redo.undoneBy, redo.entry?.restores]).toEqual([undefined, r1?.id]);
+    expect(bytes(FILE).equals(plan.after)).toBe(true);
+    expect(r2?.restores).toBe(r1?.id);
+  });
+
   it('refuses when the fixed bytes changed since the fix', () => {
     const fix = commitPlan(plan, options());
     vol.writeFileSync(FILE, plan.after.toString().replace('"content":"hi"', '"content":"ho"'));
