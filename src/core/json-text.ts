@@ -26,7 +26,7 @@ type Frame =
  * returns the first `limit` of them: a 40-character excerpt of a huge value
  * costs 40 characters of work, not the whole value.
  */
-export function jsonText(value: unknown, limit = Number.POSITIVE_INFINITY): string {
+export function jsonText(value: unknown, limit = Number.POSITIVE_INFINITY, sortKeys = false): string {
   let out = '';
   const stack: Frame[] = [];
   const full = (): boolean => out.length >= limit;
@@ -38,7 +38,8 @@ export function jsonText(value: unknown, limit = Number.POSITIVE_INFINITY): stri
     } else if (v !== null && typeof v === 'object') {
       out += '{';
       const object = v as Record<string, unknown>;
-      stack.push({ kind: 'object', value: object, keys: Object.keys(object), next: 0, written: false });
+      const keys = Object.keys(object);
+      stack.push({ kind: 'object', value: object, keys: sortKeys ? keys.sort() : keys, next: 0, written: false });
     } else {
       out += JSON.stringify(v) ?? 'null';
     }
@@ -94,4 +95,12 @@ export function jsonTextOfAnyDepth(value: unknown, indent?: number): string {
     if (error instanceof RangeError) return jsonText(value);
     throw error;
   }
+}
+
+/**
+ * {@link jsonText} with every object's keys in sorted order, at any depth:
+ * two values that differ only in the order of their keys get one text.
+ */
+export function canonicalJsonText(value: unknown): string {
+  return jsonText(value, Number.POSITIVE_INFINITY, true);
 }

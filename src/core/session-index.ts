@@ -7,7 +7,7 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { ListTable } from './collections.js';
-import { jsonTextOfAnyDepth } from './json-text.js';
+import { canonicalJsonText, jsonTextOfAnyDepth } from './json-text.js';
 import { type ByteSource, type LineView, type ReadStats, readFully, scanLineViews } from './reader.js';
 import { type InvalidReason, parseLine, parseObject } from './parse-line.js';
 import {
@@ -651,13 +651,17 @@ export class SessionIndex {
   }
 
   /**
-   * A digest of the record's `message` alone (at any depth): two bodies of
-   * one uuid with equal digests say the same and differ only around it (a
-   * timestamp, a slug). Re-reads the line on every ask; for the few copies
-   * whose whole bodies differ.
+   * A digest of what the record's message says: its role and content, keys
+   * in any order, at any depth. Two bodies of one uuid with equal digests
+   * differ only around it (a timestamp, a slug, token usage, key order).
+   * Re-reads the line on every ask; for the few copies whose whole bodies
+   * differ.
    */
   messageDigest(record: RecordSummary): string {
-    return digestOf(this.recordObject(record)?.message);
+    const message: unknown = this.recordObject(record)?.message;
+    const fields = message !== null && typeof message === 'object' && !Array.isArray(message) ? (message as Record<string, unknown>) : undefined;
+    const said = fields === undefined ? message : [fields.role ?? null, fields.content ?? null];
+    return createHash('sha1').update(canonicalJsonText(said ?? null)).digest('base64');
   }
 
   /**

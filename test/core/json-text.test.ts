@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonText, jsonTextOfAnyDepth } from '../../src/core/json-text.js';
+import { canonicalJsonText, jsonText, jsonTextOfAnyDepth } from '../../src/core/json-text.js';
 
 const deep = (levels: number): unknown => JSON.parse(`${'{"a":['.repeat(levels)}1${']}'.repeat(levels)}`);
 
@@ -51,5 +51,18 @@ describe('jsonTextOfAnyDepth', () => {
     const value = deep(100_000);
     expect(() => JSON.stringify(value, null, 2)).toThrow(RangeError);
     expect(jsonTextOfAnyDepth(value, 2)).toBe(jsonText(value));
+  });
+});
+
+describe('canonicalJsonText', () => {
+  it('writes one text for values that differ only in key order, at any depth, and keeps arrays in order', () => {
+    const a = JSON.parse('{"b":{"y":[2,{"q":1,"p":0}],"x":1},"a":null}') as unknown;
+    const b = JSON.parse('{"a":null,"b":{"x":1,"y":[2,{"p":0,"q":1}]}}') as unknown;
+    expect(canonicalJsonText(a)).toBe('{"a":null,"b":{"x":1,"y":[2,{"p":0,"q":1}]}}');
+    expect(canonicalJsonText(b)).toBe(canonicalJsonText(a));
+    expect(canonicalJsonText([2, 1])).not.toBe(canonicalJsonText([1, 2]));
+    const nested = (levels: number, order: 'ab' | 'ba'): unknown =>
+      JSON.parse(`${(order === 'ab' ? '{"a":0,"b":' : '{"b":').repeat(levels)}1${(order === 'ab' ? '}' : ',"a":0}').repeat(levels)}`);
+    expect(canonicalJsonText(nested(10_000, 'ab'))).toBe(canonicalJsonText(nested(10_000, 'ba')));
   });
 });

@@ -65,10 +65,14 @@ const MALFORMED_PARENT_CASES: readonly CliCase[] = [
  * message `second` (or the same message, one timestamp later): the CLI keeps
  * the last body, at the first one's place.
  */
-function rewrittenReply(second: 'other message' | 'same message'): string {
+function rewrittenReply(second: 'other message' | 'same message' | 'same message, keys reordered, other usage'): string {
   resetClock();
   const first = assistant('a1', { parent: 'u1', text: 'the first answer' });
-  const again = second === 'other message' ? assistant('a1', { parent: 'u1', text: 'the answer written again' }) : { ...first, timestamp: iso(Date.parse(first.timestamp as string) + 1) };
+  const later = { ...first, timestamp: iso(Date.parse(first.timestamp as string) + 1) };
+  const message = first.message as Record<string, unknown>;
+  const reordered = { ...later, message: { usage: { output_tokens: 7 }, ...Object.fromEntries(Object.entries(message).reverse()) } };
+  const again =
+    second === 'other message' ? assistant('a1', { parent: 'u1', text: 'the answer written again' }) : second === 'same message' ? later : reordered;
   return jsonl([user('u1'), first, user('u2', { parent: 'a1' }), again, assistant('a2', { parent: 'u2' })]);
 }
 
@@ -82,6 +86,17 @@ const REWRITE_CASES: readonly CliCase[] = [
       expect(model.intendedMessages.map((m) => m.excerpt)).toEqual(['prompt u1', 'the first answer', 'the answer written again', 'prompt u2', 'reply a2']);
       expect([model.loaded, model.total]).toEqual([4, 5]);
       expect(model.fidelity).toBe(0.8);
+    },
+  },
+  {
+    name: 'a reply written again with its message keys in another order and other token usage is one message',
+    text: () => rewrittenReply('same message, keys reordered, other usage'),
+    loaded: ids('u1', 'a1', 'u2', 'a2'),
+    // Two lines of the same content: the oracle maps the one sent back to its uuid last, out of order.
+    ordered: false,
+    also: (model) => {
+      expect([model.loaded, model.total]).toEqual([4, 4]);
+      expect(model.fidelity).toBe(1);
     },
   },
   {
