@@ -87,16 +87,22 @@ function stripThinkingRequest(index: Parameters<typeof stripThinkingFinding>[0])
 
 /** What `check` would report of a planned file once its plan is written (info findings counted, not listed). */
 function resultAfter(plan: FilePlan): FileResult {
-  return {
+  const base = {
     filePath: plan.file.displayPath,
-    sessionId: plan.file.layoutSessionId,
+    sessionId: plan.sessionId ?? plan.file.layoutSessionId,
     findings: plan.remaining,
     ...countBySeverity(plan.remaining),
     infoCount: plan.remainingInfo,
-    resume: plan.resumeAfter,
-    score: plan.scoreAfter,
     recordCount: 0,
   };
+  // As check reports it: no conversation to measure.
+  if (isForeign(plan)) return { ...base, notTranscript: true };
+  return { ...base, resume: plan.resumeAfter, score: plan.scoreAfter };
+}
+
+/** A file `fix` leaves alone because no line of it is a transcript row. */
+function isForeign(plan: FilePlan): boolean {
+  return plan.remaining.some((f) => f.ruleId === 'not-a-transcript');
 }
 
 function summaryLine(plan: FilePlan, verb: string): string {
@@ -161,11 +167,19 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
       // From here Ctrl-C stops between files and never inside a write (a dry run writes nothing: it stops at once).
       if (options.dryRun !== true) handleInterrupts();
       // Only these rules fix, but every rule still lints (the gate compares all findings): named ids are checked first.
-      for (const id of options.rule) assertKnownRule(id, id, new Set(RULES_BY_ID.keys()));
+      for (const id of options.rule) {
+        const named = id.split('=')[0] as string;
+        if (named !== id && RULES_BY_ID.has(named)) {
+          throw new UsageError(`--rule ${id}: fix takes a rule id without a severity (--rule ${named}); severities are for check --rule and the config`);
+        }
+        assertKnownRule(id, id, new Set(RULES_BY_ID.keys()));
+      }
       const interactive = options.dryRun !== true && options.yes !== true;
       if (options.stripThinking === true) checkStripTargets(paths, io.cwd);
-      if (interactive && !(io.stdinIsTTY && io.stdout.isTTY) && io.ask === undefined) {
-        throw new UsageError('fix needs a terminal to ask on; pass --yes to apply safe fixes without asking, or --dry-run to review them');
+      if (options.dryRun !== true && options.format !== 'stylish') {
+        throw new UsageError(
+          `--format ${options.format} goes with --dry-run (what check would report once fixed); a fix that writes prints what it wrote, and its record is the audit log (cclint restore --list --format json)`,
+        );
       }
       if (options.outputFile !== undefined) {
         if (options.dryRun !== true) {
@@ -174,6 +188,9 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
           );
         }
         checkWritableTarget(`--output-file ${options.outputFile}`, path.resolve(io.cwd, options.outputFile), paths.map((p) => path.resolve(io.cwd, p)));
+      }
+      if (interactive && !(io.stdinIsTTY && io.stdout.isTTY) && io.ask === undefined) {
+        throw new UsageError('fix needs a terminal to ask on; pass --yes to apply safe fixes without asking, or --dry-run to review them');
       }
       // The report goes to stdout as it comes, or (--output-file) to the file at the end.
       const reportPieces: string[] = [];
@@ -204,6 +221,8 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
       const prompts = interactive ? interactivePolicy(io, color, diff) : undefined;
       const registry = new ProjectRegistry(discovery.projectFiles);
       const plans: FilePlan[] = [];
+      // Every file planned, in order, the ones left alone as not transcripts too: what the machine formats report.
+      const reported: FilePlan[] = [];
       const notWritten = new Set<FilePlan>();
       const skippedFiles: Array<{ readonly shown: string; readonly reason: string }> = [];
       const skipFile = (shown: string, reason: string): void => {
@@ -258,10 +277,13 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
                 rules: only,
                 decide: live === undefined ? prompts?.decide : undefined,
                 requested: options.stripThinking === true ? stripThinkingRequest : undefined,
+                // The machine formats say what check would, the request's validity included.
+                checkRequest: options.dryRun === true && options.format !== 'stylish',
                 link: (index) => linkGroup([index, ...others], registry),
                 pause,
               });
-              if (plan.remaining.some((f) => f.ruleId === 'not-a-transcript')) {
+              reported.push(plan);
+              if (isForeign(plan)) {
                 skipFile(file.displayPath, 'not a transcript: no line of it is a Claude Code transcript row, so cclint does not change it');
                 continue;
               }
@@ -319,7 +341,7 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
       if (options.dryRun === true && options.format !== 'stylish') {
         // What check would report of the files once fixed, in check's formats (the spec's schema
         // version 2 for json, with the plan itself added as `files`).
-        const after = plans.map(resultAfter);
+        const after = reported.map(resultAfter);
         const results = quiet ? keepAtLeast(after, 'error') : after;
         const context = formatContextFor(io, options.format, false, { unreadableInputs: unreadableExplicit, maxWarningsExceeded: tooManyWarnings });
         if (options.format === 'json') {

@@ -984,3 +984,8 @@ export class SessionIndex {
     return this.segmentCache[record.ordinal] ?? 0;
   }
 }
+
+/** The session id a report gives a file: the one its name carries, else the first its records name. */
+export function sessionIdOf(index: SessionIndex): string | undefined {
+  return index.file.layoutSessionId ?? index.records.find((r) => r.sessionId !== undefined)?.sessionId;
+}

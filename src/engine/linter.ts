@@ -14,7 +14,7 @@ import { BIG_INPUT_BYTES, boundHeapGrowth, collectGarbage } from '../tuning.js';
 import { resumeModel } from '../core/resume.js';
 import { violationSummaries } from '../core/api-request.js';
 import { factsOf } from '../core/views/sessions.js';
-import { type ExternalParent, type LineObserver, type SessionFile, SessionIndex } from '../core/session-index.js';
+import { type ExternalParent, type LineObserver, type SessionFile, SessionIndex, sessionIdOf } from '../core/session-index.js';
 import { describeFsError, hasUndecodableName, type SessionGroup } from '../core/discovery.js';
 import { forkReport } from '../core/forks.js';
 import { scoreSession } from '../core/score.js';
@@ -174,8 +174,7 @@ export function lintIndex(index: SessionIndex, options: LintOptions): Finding[] 
  * configuration says of the rule that reports it.
  */
 export function resultOf(index: SessionIndex, findings: readonly Finding[]): FileResult {
-  const sessionId =
-    index.file.layoutSessionId ?? index.records.find((r) => r.sessionId !== undefined)?.sessionId;
+  const sessionId = sessionIdOf(index);
   const base = {
     filePath: index.file.displayPath,
     sessionId,

@@ -28,9 +28,10 @@ import { lintIndex, type LintOptions } from '../engine/linter.js';
 import type { RecordSummary } from '../core/records.js';
 import { abandonedAttemptOf } from '../core/repair-targets.js';
 import { resumeModel, type ResumeModel } from '../core/resume.js';
+import { violationSummaries } from '../core/api-request.js';
 import { schemaProblem } from '../core/schemas.js';
 import { scoreSession } from '../core/score.js';
-import type { LineTable, SessionFile, SessionIndex } from '../core/session-index.js';
+import { type LineTable, type SessionFile, type SessionIndex, sessionIdOf } from '../core/session-index.js';
 import type { Applicability, Finding, Fix, FixAlternative, JsonObject, RecordEdit, ResumeSummary } from '../core/types.js';
 import { applyLineEdits, indexRewrite, Rewrite } from './rewrite.js';
 import type { AppliedFix, FilePlan, SkippedFix } from './types.js';
@@ -80,6 +81,13 @@ export interface PlanPolicy {
    * its own), so a Ctrl-C is seen while planning; it throws to stop.
    */
   readonly pause?: (() => Promise<void>) | undefined;
+  /**
+   * Also check the request resume would send once fixed (`resumeAfter`'s
+   * `apiValid` and `apiViolations`), for a report of what `check` would say
+   * (`fix --dry-run --format json|sarif|github`); it costs a pass over the
+   * conversation per planning pass.
+   */
+  readonly checkRequest?: boolean | undefined;
 }
 
 
@@ -365,13 +373,13 @@ interface Batch {
   readonly exemptEach: ReadonlyArray<ReadonlySet<number>>;
 }
 
-function batchOf(state: State, candidates: readonly Candidate[]): Batch {
+function batchOf(state: State, candidates: readonly Candidate[], checkRequest: boolean): Batch {
   const exempt = exemptions(state, candidates);
   return {
     candidates,
     rewrite: state.rewrite,
     sha256: state.sha256,
-    end: endFactsOf(state),
+    end: endFactsOf(state, checkRequest),
     lines: state.index.lineTable(),
     gate: state.gate,
     exemptAll: exempt.all,
@@ -453,7 +461,7 @@ export async function planFile(
     return slot.state;
   };
   await policy.pause?.();
-  const { sha256Before, reference, resumeBefore, scoreBefore } = startOf(currentState());
+  const { sha256Before, reference, resumeBefore, scoreBefore, sessionId } = startOf(currentState());
   const applied: AppliedFix[] = [];
   const skipped = new Map<string, SkippedFix>();
   const declined = new Set<string>();
@@ -648,7 +656,7 @@ export async function planFile(
           policy.allow.has(f.fix.applicability),
       );
     const candidates = await choose(state, causesFirst);
-    return { causesFirst, batch: candidates.length === 0 ? undefined : batchOf(state, candidates) };
+    return { causesFirst, batch: candidates.length === 0 ? undefined : batchOf(state, candidates, policy.checkRequest === true) };
   };
 
   let causesDone = false;
@@ -682,7 +690,7 @@ export async function planFile(
     history.push(hash);
   }
 
-  return endOf(unchanged ?? endFactsOf(currentState()), {
+  return endOf(unchanged ?? endFactsOf(currentState(), policy.checkRequest === true), {
     file,
     sizeBefore: size,
     sha256Before,
@@ -690,6 +698,7 @@ export async function planFile(
     skipped: notApplied([...skipped.values()], applied),
     resumeBefore,
     scoreBefore,
+    sessionId,
   });
 }
 
@@ -700,9 +709,10 @@ function notApplied(skipped: readonly SkippedFix[], applied: readonly AppliedFix
 }
 
 /** What the first text gives the whole plan: its hash, the gate's reference, and the figures before. */
-function startOf(state: State): { sha256Before: string; reference: Reference; resumeBefore: ResumeSummary; scoreBefore: number } {
+function startOf(state: State): { sha256Before: string; reference: Reference; resumeBefore: ResumeSummary; scoreBefore: number; sessionId: string | undefined } {
   const model = resumeModel(state.index);
   return {
+    sessionId: sessionIdOf(state.index),
     sha256Before: state.sha256,
     reference: referenceOf(state),
     resumeBefore: summaryOf(model),
@@ -713,13 +723,14 @@ function startOf(state: State): { sha256Before: string; reference: Reference; re
 /** What a plan ending on a text says of it. */
 type EndFacts = Pick<FilePlan, 'rewrite' | 'sha256After' | 'remaining' | 'remainingInfo' | 'resumeAfter' | 'scoreAfter'>;
 
-function endFactsOf(state: State): EndFacts {
+function endFactsOf(state: State, checkRequest: boolean): EndFacts {
   const after = resumeModel(state.index);
+  const request = checkRequest ? after.request() : undefined;
   return {
     rewrite: state.rewrite,
     sha256After: state.sha256,
     ...remainingOf(state.findings),
-    resumeAfter: summaryOf(after),
+    resumeAfter: request === undefined ? summaryOf(after) : { ...summaryOf(after), apiValid: request.valid, apiViolations: violationSummaries(request) },
     scoreAfter: scoreSession(state.index, after).score,
   };
 }

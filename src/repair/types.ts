@@ -31,6 +31,8 @@ export interface SkippedFix {
 
 export interface FilePlan {
   readonly file: SessionFile;
+  /** The session id a report gives the file (its name's, else its records'). */
+  readonly sessionId?: string | undefined;
   /**
    * How many bytes of the file the plan was made from: lines a live session
    * appends after them are not part of the plan (the writer carries them).

@@ -328,6 +328,47 @@ describe('cclint fix', () => {
     expect(snapshot(dir)).toEqual(before);
   });
 
+  it('--dry-run --format json: each result is what check reports once fix --yes has run, a file named by no session id and one that is not a transcript included', async () => {
+    // A copy of a session under a name that is not its id, and a binary file: check names the first by its records' session id, the second not-a-transcript.
+    fs.copyFileSync(path.join(dir, PHANTOM), path.join(dir, 'renamed-copy.jsonl'));
+    fs.writeFileSync(path.join(dir, 'aaaaaaaa-1111-4111-8111-111111111111.jsonl'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
+    const old = new Date(Date.now() - 3_600_000);
+    for (const name of fs.readdirSync(dir)) fs.utimesSync(path.join(dir, name), old, old);
+    interface Result {
+      filePath: string;
+      sessionId: string | null;
+      resume: Record<string, unknown> | null;
+      messages: Array<{ severity: string; fix?: unknown }>;
+    }
+    const dry = JSON.parse((await run(['fix', '--dry-run', '-f', 'json', dir], { env: box.env, cwd: box.root })).stdout) as { results: Result[] };
+    expect((await run(['fix', '--yes', dir], { env: box.env, cwd: box.root })).code).toBe(2); // the binary file is skipped
+    const checked = JSON.parse((await run(['check', '-f', 'json', dir], { env: box.env, cwd: box.root })).stdout) as { results: Result[] };
+    // fix lists findings at warning level and above, without fixes (info ones are counted), and no forks (an added field of check's).
+    const comparable = ({ forks: _forks, ...r }: Result & { forks?: unknown }) => ({
+      ...r,
+      messages: r.messages.filter((m) => m.severity !== 'info').map(({ fix: _fix, ...m }) => m),
+    });
+    const checkedByFile = new Map(checked.results.map((r) => [r.filePath, comparable(r)]));
+    expect(dry.results.map((r) => r.filePath).sort()).toEqual([...checkedByFile.keys()].sort());
+    for (const r of dry.results) expect(comparable(r), r.filePath).toEqual(checkedByFile.get(r.filePath));
+    expect(dry.results.find((r) => r.filePath.endsWith('renamed-copy.jsonl'))?.sessionId).toBe(PHANTOM.replace('.jsonl', ''));
+    expect(dry.results.find((r) => r.filePath.endsWith('aaaaaaaa-1111-4111-8111-111111111111.jsonl'))?.resume).toBeNull();
+  });
+
+  it('refuses --format without --dry-run, --output-file without --dry-run (before asking for a terminal), and a severity on fix --rule (exit 2)', async () => {
+    const before = snapshot(dir);
+    const cases: Array<[string[], string]> = [
+      [['fix', '--yes', '-f', 'json', dir], 'cclint: --format json goes with --dry-run (what check would report once fixed); a fix that writes prints what it wrote, and its record is the audit log (cclint restore --list --format json)\n'],
+      [['fix', '-o', 'x.txt', dir], 'cclint: --output-file goes with --dry-run: a fix writes the sessions themselves, and its record is the audit log (cclint restore --list)\n'],
+      [['fix', '--dry-run', '--rule', 'phantom-parent=error', dir], 'cclint: --rule phantom-parent=error: fix takes a rule id without a severity (--rule phantom-parent); severities are for check --rule and the config\n'],
+    ];
+    for (const [argv, stderr] of cases) {
+      const r = await run(argv, { env: box.env, cwd: box.root });
+      expect([r.code, r.stdout, r.stderr], argv.join(' ')).toEqual([2, '', stderr]);
+    }
+    expect(snapshot(dir)).toEqual(before);
+  });
+
   it('--max-warnings: exit 1 when more warnings than that remain after fixing, as check counts them', async () => {
     // A phantom parent bridged by resume is a warning that the fix takes away; one left when its fix is unsafe.
     const file = writeSession(box, '-home-dev-warn', '5e550001-0000-4000-8000-000000000000.jsonl', [
