@@ -7,6 +7,7 @@ import type { FsPort } from './fs-port.js';
 import { isUndone, readAuditLog } from './restore.js';
 import type { AuditEntry } from './types.js';
 import { hashPrefix } from './journal.js';
+import { writeKind } from './audit.js';
 
 /** Where an entry's file stands now. */
 export type FileState =
@@ -26,7 +27,7 @@ export type FileState =
 export interface AuditListRow {
   readonly id: string;
   readonly time: string;
-  readonly kind: 'fix' | 'restore';
+  readonly kind: 'fix' | 'rename' | 'restore';
   readonly file: string;
   /** `phantom-parent ×2, invalid-json`, or `restores <id>`. */
   readonly what: string;
@@ -92,7 +93,7 @@ export function listAudit(port: FsPort, auditLog: string, limit: number): AuditL
     .map((entry) => ({
       id: entry.id,
       time: entry.time,
-      kind: entry.kind === 'restore' ? 'restore' : 'fix',
+      kind: writeKind(entry),
       file: entry.file,
       what: whatOf(entry),
       undone: isUndone(entry, entries),

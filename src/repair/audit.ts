@@ -138,9 +138,13 @@ export function isAuditLogHead(head: string): boolean {
 
 /** How messages name an audited write: `fix <id>`, `rename <id>` (a title row) or `restore <id>`. */
 export function entryLabel(entry: Pick<AuditEntry, 'id' | 'kind' | 'fixes'>): string {
-  if (entry.kind === 'restore') return `restore ${entry.id}`;
-  const renamed = entry.fixes.length > 0 && entry.fixes.every((f) => f.ruleId === 'rename');
-  return `${renamed ? 'rename' : 'fix'} ${entry.id}`;
+  return `${writeKind(entry)} ${entry.id}`;
+}
+
+/** Which command made the write an entry records (a rename is audited as a fix of the `rename` pseudo-rule). */
+export function writeKind(entry: Pick<AuditEntry, 'kind' | 'fixes'>): 'fix' | 'rename' | 'restore' {
+  if (entry.kind === 'restore') return 'restore';
+  return entry.fixes.length > 0 && entry.fixes.every((f) => f.ruleId === 'rename') ? 'rename' : 'fix';
 }
 
 /** Every parseable entry of an audit log, oldest first; [] when there is no log. */

@@ -62,6 +62,12 @@ describe('cclint rename', () => {
     // Named as what it was: a rename, not a fix.
     expect(undone.stdout).toMatch(new RegExp(`^restored \\S+ to its content before rename ${secondId} `));
     expect(await titles()).toEqual(['Login form: validation']);
+    const list = JSON.parse((await run(['restore', '--list', '--format', 'json'], box)).stdout) as Array<{ id: string; kind: string }>;
+    expect(list.map((e) => [e.id, e.kind])).toEqual([
+      [expect.any(String), 'restore'],
+      [secondId, 'rename'],
+      [entry.id, 'rename'],
+    ]);
     expect((await run(['restore', entry.id], box)).code).toBe(0);
     expect(fs.readFileSync(file)).toEqual(original);
     expect(await titles()).toEqual(['first prompt']);
