@@ -30,6 +30,7 @@ const STATE_TEXT: Record<AuditListRow['state'], string> = {
   grown: 'as written, grown since',
   before: 'back as before',
   changed: 'changed since',
+  replaced: 'not a regular file now',
   missing: 'file missing',
 };
 

@@ -22,6 +22,8 @@ export type FileState =
   | 'before'
   /** Something else changed it since: a restore would refuse. */
   | 'changed'
+  /** A symbolic link, a named pipe or a folder stands there now: a restore would refuse. */
+  | 'replaced'
   | 'missing';
 
 export interface AuditListRow {
@@ -46,6 +48,13 @@ function whatOf(entry: AuditEntry): string {
 }
 
 function stateOf(port: FsPort, entry: AuditEntry, hashes: Map<string, string | undefined>): FileState {
+  let now: ReturnType<FsPort['lstat']>;
+  try {
+    now = port.lstat(entry.file);
+  } catch {
+    return 'missing';
+  }
+  if (now.isSymbolicLink === true || !now.isFile) return 'replaced';
   if (!hashes.has(entry.file)) {
     let hash: string | undefined;
     try {

@@ -7,7 +7,7 @@
  * audited, so `cclint restore <restore-id>` redoes the fix.
  */
 import path from 'node:path';
-import { classifyPath, defaultProjectsRoot } from '../core/discovery.js';
+import { classifyPath, defaultProjectsRoot, fsErrorReason } from '../core/discovery.js';
 import { BackupError, ConcurrentModificationError, PathError, UsageError } from '../core/errors.js';
 import { createHash } from 'node:crypto';
 import type { AuditEntry, FilePlan } from './types.js';
@@ -15,7 +15,7 @@ import type { CommitOptions } from './write.js';
 import { commitWith, readAuditLog, recoverJournals, statePaths } from './write.js';
 import { backupPathFor } from './backup.js';
 import { handleRange } from './content.js';
-import type { ReadHandle } from './fs-port.js';
+import type { FileStat, ReadHandle } from './fs-port.js';
 import { Rewrite } from './rewrite.js';
 import { namedInRange, uuidFieldsInRange } from './uuids.js';
 import { entryLabel } from './audit.js';
@@ -96,13 +96,28 @@ export function restore(target: string, options: RestoreOptions): RestoreResult 
   const label = entryLabel(undone);
   assertWhereCclintPutIt(undone, file, backupRoot, label);
 
-  let current: ReadHandle;
+  // What stands at the path now: gone, or something restore does not write (a link, a named pipe).
+  let now: FileStat | undefined;
   try {
-    current = port.openRead(undone.file);
+    now = port.lstat(undone.file);
   } catch {
+    now = undefined;
+  }
+  if (now === undefined) {
     throw new PathError(
       `cannot restore ${shown}: it no longer exists; the copy from before ${label} is ${undone.backup}, copy it back by hand if you want it`,
     );
+  }
+  if (now.isSymbolicLink === true || !now.isFile) {
+    throw new PathError(
+      `cannot restore ${shown}: it is ${now.isSymbolicLink === true ? 'a symbolic link' : 'not a regular file'} now, which cclint does not write; the copy from before ${label} is ${undone.backup}`,
+    );
+  }
+  let current: ReadHandle;
+  try {
+    current = port.openRead(undone.file);
+  } catch (error) {
+    throw new PathError(`cannot restore ${shown}: ${fsErrorReason(error, shown)}; the copy from before ${label} is ${undone.backup}`);
   }
   let plan: FilePlan;
   try {

@@ -87,6 +87,20 @@ describe.skipIf(process.platform === 'win32')('a named pipe where cclint expects
     expect({ status: list.status, stderr: list.stderr }).toEqual({ status: 2, stderr: `cclint: cannot read the audit log ${log}: not a regular file\n` });
   });
 
+  it('where a fixed session was: restore refuses it as not a regular file, at once, and the list says so (exit 2)', () => {
+    const session = path.join(folder, 'b2fe508c-5391-4967-ad16-83d569d4f396.jsonl');
+    const fix = cclint('fix', '--yes', session);
+    expect(fix.status).toBe(0);
+    const id = /undo with: cclint restore (\S+)/.exec(fix.stdout)?.[1] as string;
+    fs.rmSync(session);
+    pipeAt(session);
+    const r = cclint('restore', id);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^cclint: cannot restore \\S+: it is not a regular file now, which cclint does not write; the copy from before fix ${id} is \\S+\\n$`));
+    const list = cclint('restore', '--list', '--format', 'json');
+    expect((JSON.parse(list.stdout) as Array<{ state: string }>).map((row) => row.state)).toEqual(['replaced']);
+  });
+
   it('as the --baseline or --config file, or a device there: not a regular file (exit 2)', () => {
     const baseline = pipeAt(path.join(box.root, 'baseline.json'));
     const r = cclint('check', '--baseline', baseline, folder);

@@ -9,6 +9,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { BackupError, ConcurrentModificationError, LiveSessionError, PathError } from '../../src/core/errors.js';
 import type { FsPort } from '../../src/repair/fs-port.js';
 import { readAuditLog, restore } from '../../src/repair/restore.js';
+import { listAudit } from '../../src/repair/audit-list.js';
 import type { AuditEdit, AuditEntry } from '../../src/repair/types.js';
 import type { CommitOptions } from '../../src/repair/write.js';
 import { auditFixes, cclintHome, commitPlan } from '../../src/repair/write.js';
@@ -367,6 +368,20 @@ describe('restore', () => {
     expect([redo.undoneBy, redo.entry?.restores]).toEqual([undefined, r1?.id]);
     expect(bytes(FILE).equals(plan.after)).toBe(true);
     expect(r2?.restores).toBe(r1?.id);
+  });
+
+  it('refuses a file replaced by a symbolic link (even to the same bytes) as one it does not write, and the list says so', () => {
+    const fix = commitPlan(plan, options());
+    const elsewhere = `${HOME}/elsewhere.jsonl`;
+    vol.writeFileSync(elsewhere, plan.after);
+    vol.unlinkSync(FILE);
+    vol.symlinkSync(elsewhere, FILE);
+    expect(() => restore(fix.id, restoreOptions())).toThrow(
+      new PathError(`cannot restore ${path.relative(HOME, FILE)}: it is a symbolic link now, which cclint does not write; the copy from before fix ${fix.id} is ${fix.backup}`),
+    );
+    expect(listAudit(port, AUDIT, 5).map((row) => row.state)).toEqual(['replaced']);
+    expect(bytes(elsewhere).equals(plan.after)).toBe(true);
+    expect(auditLines()).toHaveLength(1);
   });
 
   it('refuses when the fixed bytes changed since the fix', () => {
