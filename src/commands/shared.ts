@@ -199,6 +199,8 @@ export function sessionProgress(io: Io, verb: string, total: number, show = true
  */
 export function writeFileFor(flag: string, file: string, text: string | Iterable<string>): void {
   checkWritableTarget(flag, file);
+  const blocker = fileOnTheWay(path.dirname(file));
+  if (blocker !== undefined) throw new PathError(`${flag}: ${blocker} is a file, not a folder; give another path`);
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     writeWhole(file, typeof text === 'string' ? [text] : text);
@@ -295,6 +297,20 @@ export function checkWritableTarget(flag: string, file: string, inputs: readonly
   if (isFolder(file)) throw new UsageError(`${flag}: is a folder; give a file path`);
   const input = inputs.find((p) => sameFile(p, file));
   if (input !== undefined) throw new UsageError(`${flag}: is ${input}, which this run reads; give another name`);
+}
+
+/** The nearest existing path at or above `folder`, when it is not a folder (mkdir -p would fail there with EEXIST or ENOTDIR). */
+function fileOnTheWay(folder: string): string | undefined {
+  for (let current = folder; ; current = path.dirname(current)) {
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(current);
+    } catch {
+      if (path.dirname(current) === current) return undefined;
+      continue;
+    }
+    return st.isDirectory() ? undefined : current;
+  }
 }
 
 /** Whether two paths name one file (links followed); false when either cannot be read. */

@@ -246,6 +246,8 @@ export function discover(inputs: readonly string[], cwd: string, options: Discov
           realFiles.add(path.join(real, entry.name));
           if (!files.has(child)) files.set(child, false);
         }
+      } else if (!kind.isFile && isTranscriptName(entry.name) && ignore?.(child, false, inputRoot) !== true) {
+        problems.push({ path: child, message: `${child}: not a regular file (a named pipe, a device or a socket); skipped`, explicit: false });
       }
     }
   };

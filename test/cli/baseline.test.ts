@@ -217,6 +217,12 @@ describe('--output-file', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('cclint: --output-file taken: is a folder; give a file path\n');
   });
+
+  it('names the file that stands where a folder of the path should be (exit 2)', async () => {
+    fs.writeFileSync(path.join(box.root, 'plain.txt'), 'x');
+    const r = await check('--format', 'json', '-o', 'plain.txt/sub/report.json', project);
+    expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `cclint: --output-file plain.txt/sub/report.json: ${path.join(box.root, 'plain.txt')} is a file, not a folder; give another path\n`]);
+  });
 });
 
 describe('--baseline', () => {

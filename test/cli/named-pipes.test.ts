@@ -47,12 +47,13 @@ describe.skipIf(process.platform === 'win32')('a named pipe where cclint expects
     }
   });
 
-  it('among the sessions of a folder: left out of check, which says what it says without it', () => {
+  it('among the sessions of a folder: left out of check, which says what it says without it, and one note says why', () => {
     const without = cclint('check', '--format', 'json', folder);
-    pipeAt(path.join(folder, '11111111-1111-4111-8111-111111111111.jsonl'));
+    const pipe = pipeAt(path.join(folder, '11111111-1111-4111-8111-111111111111.jsonl'));
     const withPipe = cclint('check', '--format', 'json', folder);
     expect(withPipe.status).toBe(without.status);
     expect(withPipe.stdout).toBe(without.stdout);
+    expect(withPipe.stderr).toBe(`${without.stderr}cclint: ${pipe}: not a regular file (a named pipe, a device or a socket); skipped\n`);
   });
 
   it('as a --cache entry: a corrupt entry (a warning, the same report), replaced by a file', () => {
