@@ -16,7 +16,7 @@ import { type RecordSummary, summaryDecoder, summaryEncoder } from './records.js
 import type { IndexCheckpoint, InvalidLine, LineStats } from './session-index.js';
 
 /** Bump when the layout of a stored checkpoint or of a summary's row changes. */
-export const CHECKPOINT_FORMAT = 1;
+export const CHECKPOINT_FORMAT = 2;
 
 const ROWS_PER_PIECE = 8192;
 

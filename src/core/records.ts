@@ -168,6 +168,12 @@ export interface RecordSummary {
   /** A user row that only says the turn was interrupted. */
   readonly interrupt: boolean;
   /**
+   * An assistant row Claude Code wrote itself for a failed API call
+   * (`isApiErrorMessage` and the `<synthetic>` model): the CLI leaves it out
+   * of the request it sends on resume (measured; either mark alone is sent).
+   */
+  readonly apiError: boolean;
+  /**
    * The kinds of the message's content blocks, one letter each, in block
    * order (see {@link BlockKind}); a string content is one text block. What
    * the resume model needs to know of a body to rebuild the request the CLI
@@ -592,6 +598,7 @@ export function summarize(
   if (quietReply) flags |= QUIET_REPLY;
   if (interrupt) flags |= INTERRUPT;
   if (blankTestedWhole) flags |= BLANK_TESTED_WHOLE;
+  if (type === 'assistant' && obj.isApiErrorMessage === true && isSyntheticModel(obj.message)) flags |= API_ERROR;
   const rare: RareFields =
     subtype === undefined &&
     logicalParentUuid === undefined &&
@@ -639,6 +646,12 @@ const TEAM_NAME = 64;
 const QUIET_REPLY = 128;
 const INTERRUPT = 256;
 const BLANK_TESTED_WHOLE = 512;
+const API_ERROR = 1024;
+
+/** `message.model` is the `<synthetic>` of a row Claude Code wrote rather than the model. */
+function isSyntheticModel(message: unknown): boolean {
+  return message !== null && typeof message === 'object' && (message as JsonObject).model === '<synthetic>';
+}
 
 /** The fields most records leave at their default, kept apart so those records share one object for them. */
 interface RareFields {
@@ -785,6 +798,7 @@ const FLAG_FIELDS = {
   quietReply: QUIET_REPLY,
   interrupt: INTERRUPT,
   blankTestedWhole: BLANK_TESTED_WHOLE,
+  apiError: API_ERROR,
 } as const satisfies Partial<Record<keyof RecordSummary, number>>;
 
 // Read through getters on the prototype, defined once from the tables:
@@ -863,7 +877,7 @@ export const SUMMARY_FIELDS = [
   'ordinal', 'line', 'type', 'subtype', 'uuid', 'parentUuid', 'parentUuidMalformed', 'logicalParentUuid', 'isSidechain', 'timestamp', 'time',
   'sessionId', 'cwd', 'slug', 'agentId', 'isMeta', 'isCompactSummary', 'messageId', 'content', 'bodyMalformed', 'toolUseIds', 'toolNames',
   'toolResultIds', 'sourceToolAssistantUuid', 'excerpt', 'leafUuid', 'explicit', 'recovery', 'teamName', 'attachmentType', 'originKind',
-  'quietReply', 'preserved', 'queued', 'commandTag', 'interrupt', 'blocks', 'blankTestedWhole', 'signatureKeys', 'images',
+  'quietReply', 'preserved', 'queued', 'commandTag', 'interrupt', 'apiError', 'blocks', 'blankTestedWhole', 'signatureKeys', 'images',
 ] as const satisfies ReadonlyArray<keyof RecordSummary>;
 
 /** Compiles only while SUMMARY_FIELDS names every field of RecordSummary. */

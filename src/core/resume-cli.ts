@@ -26,6 +26,11 @@
  *    tool_use is answered nowhere on the chain is removed (at the very end
  *    of the history the call gets a synthetic result instead).
  *
+ *    Then the rows Claude Code wrote for failed API calls (API-error rows)
+ *    are left out. The end of the history is after the last real user turn,
+ *    with no later assistant row that says something (thinking alone does
+ *    not; an API-error row does) from another response.
+ *
  * `messages` are the rows counted as `resume.loaded`: the chain's user and
  * assistant rows that are not meta and not sidechain rows, less trailing
  * rows the request cannot show (a thinking-only or API-error tail).
@@ -579,7 +584,11 @@ type Building = { -readonly [K in keyof ApiMessage]: ApiMessage[K] };
  * output) make one user message (format.md §7–8).
  */
 export function requestMessages(chain: readonly RecordSummary[], answerEveryCall = false): ApiMessage[] {
-  const kept = answerEveryCall ? chain : chain.filter(keptDespiteCalls(chain));
+  // Rows with calls answered nowhere go first, judged with the API-error rows
+  // still there (one after a call ends the history's end there: measured);
+  // the API-error rows go next.
+  const withCalls = answerEveryCall ? chain : chain.filter(keptDespiteCalls(chain));
+  const kept = withCalls.some((r) => r.apiError) ? withCalls.filter((r) => !r.apiError) : withCalls;
   const messages: Building[] = [];
   // The assistant messages a response's later row can still join, by
   // message id: those after the last user message the merge cannot pass
@@ -624,17 +633,32 @@ export function requestMessages(chain: readonly RecordSummary[], answerEveryCall
 function keptDespiteCalls(chain: readonly RecordSummary[]): (r: RecordSummary, i: number) => boolean {
   const answered = new Set<string>();
   for (const r of chain) for (const t of r.toolResultIds) answered.add(t);
-  let lastTurn = -1;
-  let lastAssistantOrTurn = -1;
-  chain.forEach((r, i) => {
-    if (isRealTurn(r)) lastTurn = i;
-    if (r.type === 'assistant' || isRealTurn(r)) lastAssistantOrTurn = i;
-  });
+  // The end of the history, measured on the binary: after the last real
+  // user turn, with no later assistant row that says something (thinking
+  // alone does not; an API-error row does) from another response.
+  const atEnd = new Uint8Array(chain.length);
+  let laterResponse: string | undefined;
+  let laterOthers = false;
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const r = chain[i] as RecordSummary;
+    if (isRealTurn(r)) break;
+    if (r.type !== 'assistant') continue;
+    atEnd[i] = laterOthers || (laterResponse !== undefined && laterResponse !== r.messageId) ? 0 : 1;
+    if (!says(r)) continue;
+    if (r.messageId === undefined || (laterResponse !== undefined && laterResponse !== r.messageId)) laterOthers = true;
+    else laterResponse = r.messageId;
+  }
   return (r, i) => {
     if (r.type !== 'assistant' || r.toolUseIds.length === 0) return true;
     if (r.toolUseIds.some((t) => answered.has(t))) return true;
-    return i > lastTurn && i >= lastAssistantOrTurn;
+    return atEnd[i] === 1;
   };
+}
+
+/** An assistant row with something besides thinking: text, an image, a tool call. */
+function says(r: RecordSummary): boolean {
+  for (const kind of r.blocks) if (kind === 't' || kind === 'i' || kind === 'u' || kind === 's') return true;
+  return false;
 }
 
 /** Whether the CLI drops a row of the chain from its request for tool calls answered nowhere. */
@@ -706,9 +730,13 @@ function sentRows(index: SessionIndex, chain: readonly RecordSummary[], answerEv
   return sent;
 }
 
-/** No text and no image: a row the request could carry without a trace one could map back. */
+/**
+ * No text and no image, or an API-error row (left out of the request): a
+ * row the request could carry without a trace one could map back, counted
+ * where it lies between two rows that were sent (as the CLI oracle counts).
+ */
 function traceless(r: RecordSummary): boolean {
-  return !r.blocks.includes('t') && !r.blocks.includes('i');
+  return r.apiError || (!r.blocks.includes('t') && !r.blocks.includes('i'));
 }
 
 /**

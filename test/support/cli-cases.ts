@@ -112,7 +112,85 @@ const REWRITE_CASES: readonly CliCase[] = [
   },
 ];
 
+/** The row Claude Code writes for a failed API call: `isApiErrorMessage`, model `<synthetic>`. */
+function apiError(id: string, parent: string): Record<string, unknown> {
+  const row = assistant(id, { parent, text: `API Error: 500 ${id}` });
+  return { ...row, isApiErrorMessage: true, message: { ...(row.message as Record<string, unknown>), model: '<synthetic>' } };
+}
+
+/** API-error rows, and where the end of the history is for a call answered nowhere (each measured on the binary). */
+const API_ERROR_AND_END_CASES: readonly CliCase[] = [
+  {
+    // Its text is not sent; between two rows that are, it counts, as a thinking-only row does.
+    name: 'leaves an API-error row out of the request, and counts it between two rows that are sent',
+    text: () => {
+      resetClock();
+      return jsonl([user('u1'), assistant('a1', { parent: 'u1' }), apiError('e1', 'a1'), user('u2', { parent: 'e1' }), assistant('a2', { parent: 'u2' })]);
+    },
+    loaded: ids('u1', 'a1', 'e1', 'u2', 'a2'),
+    // The oracle lists a row it counts without a block of its own last.
+    ordered: false,
+  },
+  {
+    name: 'an API-error row ending the history is not counted',
+    text: () => {
+      resetClock();
+      return jsonl([user('u1'), assistant('a1', { parent: 'u1' }), user('u2', { parent: 'a1' }), apiError('e1', 'u2')]);
+    },
+    loaded: ids('u1', 'a1', 'u2'),
+  },
+  {
+    name: 'an API-error row between two rows of one response: they merge again, and the result of its call is sent',
+    text: () => {
+      resetClock();
+      return jsonl([
+        user('u1'),
+        assistant('a1', { parent: 'u1', messageId: 'm1', text: 'let me look' }),
+        apiError('e1', 'a1'),
+        assistant('a1b', { parent: 'e1', messageId: 'm1', toolUse: ['c1'] }),
+        toolResult('r1', { parent: 'a1b', toolUseId: 'c1' }),
+      ]);
+    },
+    loaded: ids('u1', 'a1', 'e1', 'a1b', 'r1'),
+    ordered: false,
+  },
+  {
+    name: 'a call answered nowhere followed by a thinking-only reply is still at the end: sent, with a synthetic result',
+    text: () => {
+      resetClock();
+      return jsonl([user('u1'), assistant('a1', { parent: 'u1', toolUse: ['c1'] }), assistant('a2', { parent: 'a1', content: [{ type: 'thinking', thinking: 'hmm', signature: 'SigA' }] })]);
+    },
+    loaded: ids('u1', 'a1'),
+  },
+  {
+    name: 'a call answered nowhere followed by an API-error row is not at the end: both are left out',
+    text: () => {
+      resetClock();
+      return jsonl([user('u1'), assistant('a1', { parent: 'u1', toolUse: ['c1'] }), apiError('e1', 'a1')]);
+    },
+    loaded: ids('u1'),
+  },
+  {
+    name: 'the text and the call of one response, siblings at the end: the call is kept with its text',
+    text: () => {
+      resetClock();
+      return jsonl([user('u1'), assistant('a1', { parent: 'u1', messageId: 'm1', text: 'first block' }), assistant('a1b', { parent: 'u1', messageId: 'm1', toolUse: ['c1'] })]);
+    },
+    loaded: ids('u1', 'a1', 'a1b'),
+    ordered: false,
+  },
+  {
+    name: 'a row of text and a call answered nowhere, followed by a reply of another response: dropped whole',
+    text: () => {
+      resetClock();
+      return jsonl([user('u1'), assistant('a1', { parent: 'u1', text: 'before the call', toolUse: ['c1'] }), assistant('a2', { parent: 'a1', text: 'later text' })]);
+    },
+    loaded: ids('u1', 'a2'),
+  },
+];
+
 export const CLI_CASES: readonly CliCase[] = [
+  ...API_ERROR_AND_END_CASES,
   ...MALFORMED_PARENT_CASES,
   ...REWRITE_CASES,
   {
