@@ -13,7 +13,9 @@
  * 2. The leaf: the last main-chain row in file order, moved to the newest
  *    descendant when timestamps say a child was written before its parent,
  *    or the newest `last-prompt` checkpoint when the last row does not
- *    descend from it; then up to the nearest user or assistant row.
+ *    descend from it (or when it was written by an explicit rewind with no
+ *    row after it); then up to the nearest user or assistant row. A compact
+ *    boundary, and an explicit clear, forget the checkpoint before them.
  * 3. The walk back from the leaf. At a parent that is missing, or already
  *    on the chain (a cycle), the CLI looks for a stand-in: the latest row on
  *    the same side (sidechain or not), not yet on the chain, not a file
@@ -90,6 +92,12 @@ interface CliGraph {
   readonly newestRow: RecordSummary | undefined;
   /** The number of the newest `last-prompt` checkpoint's uuid; -1 for none (or one no row holds). */
   readonly checkpoint: number;
+  /**
+   * The newest checkpoint was written by an explicit rewind (`explicit:
+   * true`) and no row was written after it: resume goes back there even
+   * when the last row descends from it.
+   */
+  readonly checkpointExplicit: boolean;
   readonly hasCheckpointRow: boolean;
   readonly cleared: boolean;
   readonly trailingSnapshots: number;
@@ -221,6 +229,7 @@ function buildGraph(index: SessionIndex, options: CliReadOptions, ids: UuidSpace
   let newestRow: RecordSummary | undefined;
   let checkpoint: string | undefined;
   let hasCheckpointRow = false;
+  let checkpointExplicit = false;
   let cleared = false;
   let trailingSnapshots = 0;
   const resolveThroughProgress = (p: number): number => {
@@ -236,12 +245,23 @@ function buildGraph(index: SessionIndex, options: CliReadOptions, ids: UuidSpace
   for (const r of records) {
     if (!options.recoverDamage && lostOnParse(index, r)) continue;
     if (r.type === 'last-prompt') {
-      if (r.leafUuid === null && r.explicit) cleared = true;
+      if (r.leafUuid === null && r.explicit) {
+        // Measured: an explicit clear also forgets the checkpoint before it.
+        cleared = true;
+        checkpoint = undefined;
+        checkpointExplicit = false;
+      }
       if (typeof r.leafUuid === 'string') {
         checkpoint = r.leafUuid;
+        checkpointExplicit = r.explicit;
         hasCheckpointRow = true;
       }
       continue;
+    }
+    // Measured: a compaction forgets the checkpoint written before it (that one still counts as written).
+    if (r.type === 'system' && r.subtype === 'compact_boundary') {
+      checkpoint = undefined;
+      checkpointExplicit = false;
     }
     const uuid = ids.own[r.ordinal] as number;
     if (uuid < 0) continue;
@@ -264,6 +284,7 @@ function buildGraph(index: SessionIndex, options: CliReadOptions, ids: UuidSpace
     bodyOf[uuid] = r.ordinal;
     if (countsForLeaf(r)) {
       cleared = false;
+      checkpointExplicit = false;
       lastRow = r;
       trailingSnapshots = 0;
       if (newestRow === undefined || (r.timestamp ?? '') > (newestRow.timestamp ?? '')) newestRow = r;
@@ -301,6 +322,7 @@ function buildGraph(index: SessionIndex, options: CliReadOptions, ids: UuidSpace
     lastRow,
     newestRow,
     checkpoint: checkpoint === undefined ? -1 : ids.find(checkpoint),
+    checkpointExplicit,
     hasCheckpointRow,
     cleared,
     trailingSnapshots,
@@ -363,7 +385,7 @@ function chooseLeaf(graph: CliGraph): RecordSummary | undefined {
     candidate = newestDescendant(graph, last);
   }
   const checkpoint = graph.body(graph.checkpoint);
-  if (checkpoint !== undefined && last !== undefined && !descends(graph, last, checkpoint)) candidate = checkpoint;
+  if (checkpoint !== undefined && last !== undefined && (graph.checkpointExplicit || !descends(graph, last, checkpoint))) candidate = checkpoint;
   const leaf = upToMessage(graph, candidate);
   if (leaf !== undefined && graph.trailingSnapshots === 0) return leaf;
   return fallbackLeaf(graph) ?? leaf;

@@ -7,7 +7,7 @@
  */
 import { expect } from 'vitest';
 import type { ResumeModel } from '../../src/core/resume.js';
-import { assistant, iso, jsonl, resetClock, T0, toolResult, user, uuidOf } from '../helpers/records.js';
+import { assistant, compactBoundary, compactSummary, iso, jsonl, lastPrompt, resetClock, T0, toolResult, user, uuidOf } from '../helpers/records.js';
 
 export interface CliCase {
   readonly name: string;
@@ -189,7 +189,60 @@ const API_ERROR_AND_END_CASES: readonly CliCase[] = [
   },
 ];
 
+/** `last-prompt` checkpoints: an explicit rewind, a compaction after one, an explicit clear (each measured on the binary). */
+const CHECKPOINT_CASES: readonly CliCase[] = [
+  {
+    name: 'goes back to a checkpoint an explicit rewind wrote last, though the last row descends from it',
+    text: () => {
+      resetClock();
+      return jsonl([user('u1'), assistant('a1', { parent: 'u1' }), user('u2', { parent: 'a1' }), assistant('a2', { parent: 'u2' }), lastPrompt({ leaf: 'a1', explicit: true })]);
+    },
+    loaded: ids('u1', 'a1'),
+  },
+  {
+    name: 'a row written after an explicit rewind\'s checkpoint ends its hold: the new branch is resumed',
+    text: () => {
+      resetClock();
+      return jsonl([
+        user('u1'),
+        assistant('a1', { parent: 'u1' }),
+        user('u2', { parent: 'a1' }),
+        assistant('a2', { parent: 'u2' }),
+        lastPrompt({ leaf: 'a1', explicit: true }),
+        user('u3', { parent: 'a1' }),
+        assistant('a3', { parent: 'u3' }),
+      ]);
+    },
+    loaded: ids('u1', 'a1', 'u3', 'a3'),
+  },
+  {
+    name: 'a compaction forgets the checkpoint written before it',
+    text: () => {
+      resetClock();
+      return jsonl([
+        user('u1'),
+        assistant('a1', { parent: 'u1' }),
+        lastPrompt({ leaf: 'a1' }),
+        compactBoundary('b1', { logicalParent: 'a1' }),
+        compactSummary('s1', { parent: 'b1', text: 'summary of before' }),
+        user('u2', { parent: 's1' }),
+        assistant('a2', { parent: 'u2' }),
+      ]);
+    },
+    loaded: ids('s1', 'u2', 'a2'),
+  },
+  {
+    name: 'an explicit clear forgets the checkpoint before it',
+    text: () => {
+      resetClock();
+      return jsonl([user('u1'), lastPrompt({ leaf: 'u1' }), lastPrompt({ leaf: null, explicit: true }), user('u2', { parent: null }), assistant('a2', { parent: 'u2' })]);
+    },
+    loaded: ids('u2', 'a2'),
+  },
+];
+
 export const CLI_CASES: readonly CliCase[] = [
+  ...CHECKPOINT_CASES,
   ...API_ERROR_AND_END_CASES,
   ...MALFORMED_PARENT_CASES,
   ...REWRITE_CASES,
