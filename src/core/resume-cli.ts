@@ -483,6 +483,20 @@ function walk(graph: CliGraph, leaf: RecordSummary): { rows: RecordSummary[]; en
   }
 }
 
+/**
+ * The chain from its last compact boundary on: the CLI sends what follows a
+ * compaction, whether the boundary starts the chain (its parent is null,
+ * as Claude Code writes it) or was linked to the history before it
+ * (measured on the binary: that history is not sent).
+ */
+function afterLastCompaction(chain: RecordSummary[]): RecordSummary[] {
+  for (let i = chain.length - 1; i > 0; i--) {
+    const r = chain[i] as RecordSummary;
+    if (r.type === 'system' && r.subtype === 'compact_boundary') return chain.slice(i);
+  }
+  return chain;
+}
+
 /** A flag per record of the index, set for the given rows. */
 export function flagsOf(index: SessionIndex, rows: readonly RecordSummary[]): Uint8Array {
   const flags = new Uint8Array(index.records.length);
@@ -819,7 +833,7 @@ export function readAsCli(index: SessionIndex, options: CliReadOptions = {}): Cl
   const leaf = chooseLeaf(graph);
   if (leaf === undefined) return { leaf, chain: [], messages: [], end: { kind: 'empty' }, bridges: [] };
   const walked = walk(graph, leaf);
-  const chain = recoverResponses(graph, walked.rows);
+  const chain = afterLastCompaction(recoverResponses(graph, walked.rows));
   const messages = countedMessages(index, chain, sentRows(index, chain, options.answerEveryCall === true), ids, options.recoverDamage === true);
   return { leaf, chain, messages, end: walked.end, bridges: walked.bridges };
 }

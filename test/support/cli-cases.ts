@@ -232,6 +232,21 @@ const CHECKPOINT_CASES: readonly CliCase[] = [
     loaded: ids('s1', 'u2', 'a2'),
   },
   {
+    name: 'a compact boundary linked to the history before it still starts what is sent',
+    text: () => {
+      resetClock();
+      return jsonl([
+        user('u1'),
+        assistant('a1', { parent: 'u1' }),
+        { ...compactBoundary('b1', { logicalParent: 'a1' }), parentUuid: uuidOf('a1') },
+        compactSummary('s1', { parent: 'b1', text: 'summary of before' }),
+        user('u2', { parent: 's1' }),
+        assistant('a2', { parent: 'u2' }),
+      ]);
+    },
+    loaded: ids('s1', 'u2', 'a2'),
+  },
+  {
     name: 'an explicit clear forgets the checkpoint before it',
     text: () => {
       resetClock();
