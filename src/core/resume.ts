@@ -118,8 +118,8 @@ function repairView(index: SessionIndex, repairs: readonly LinkRepair[], renamed
  * CLI sends the last body only, at the first one's place, and the earlier
  * is lost on resume; but "a duplicated uuid with two bodies is two
  * messages" (cli.md), so it counts in `total` and costs fidelity. Copies
- * that differ only around the message (a timestamp) say nothing more and
- * count once.
+ * whose role and content say the same (a timestamp, token usage or key
+ * order aside) count once.
  */
 function withEarlierBodies(index: SessionIndex, messages: readonly RecordSummary[]): readonly RecordSummary[] {
   if (index.duplicates.size === 0) return messages;
