@@ -712,6 +712,11 @@ export function dropsUnansweredCalls(chain: readonly RecordSummary[]): boolean {
  */
 function sentRows(index: SessionIndex, chain: readonly RecordSummary[], answerEveryCall: boolean): Uint8Array {
   const messages = requestMessages(chain, answerEveryCall);
+  // A response left with nothing but thinking is sent after all when its
+  // message.id has another message of the chain (a real turn between them
+  // kept the two apart): measured at either end of the history.
+  const messagesById = new Map<string, number>();
+  for (const m of messages) if (m.role === 'assistant' && m.messageId !== undefined) messagesById.set(m.messageId, (messagesById.get(m.messageId) ?? 0) + 1);
   const sent = new Uint8Array(index.records.length);
   const seenCalls = new Set<string>();
   // The calls of the assistant message just read, answered or not yet (most
@@ -743,8 +748,8 @@ function sentRows(index: SessionIndex, chain: readonly RecordSummary[], answerEv
         }
         if (shows) showing.push(r);
       }
-      // A response left with nothing but thinking is not sent.
-      if (substance) for (const r of showing) sent[r.ordinal] = 1;
+      // A response left with nothing but thinking is not sent, unless its id has another message.
+      if (substance || (m.messageId !== undefined && (messagesById.get(m.messageId) ?? 0) > 1)) for (const r of showing) sent[r.ordinal] = 1;
     } else {
       for (const r of m.rows) {
         if (r.type !== 'user') continue;

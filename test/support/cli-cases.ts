@@ -189,6 +189,48 @@ const API_ERROR_AND_END_CASES: readonly CliCase[] = [
   },
 ];
 
+/** A row of thinking alone, as a response of its own (each measured on the binary). */
+const THINKING_ONLY_CASES: readonly CliCase[] = [
+  {
+    name: 'sends a thinking-only response ending the history when its message.id has another message before a real turn',
+    text: () => {
+      resetClock();
+      return jsonl([
+        user('u1'),
+        assistant('a1', { parent: 'u1', messageId: 'm1' }),
+        user('u2', { parent: 'a1' }),
+        assistant('a2', { parent: 'u2', messageId: 'm1', content: [{ type: 'thinking', thinking: 'hmm', signature: 'SigT1' }] }),
+      ]);
+    },
+    loaded: ids('u1', 'a1', 'u2', 'a2'),
+  },
+  {
+    name: 'does not send a thinking-only response ending the history whose message.id is its own',
+    text: () => {
+      resetClock();
+      return jsonl([
+        user('u1'),
+        assistant('a1', { parent: 'u1', messageId: 'm1' }),
+        user('u2', { parent: 'a1' }),
+        assistant('a2', { parent: 'u2', messageId: 'm2', content: [{ type: 'thinking', thinking: 'hmm', signature: 'SigT2' }] }),
+      ]);
+    },
+    loaded: ids('u1', 'a1', 'u2'),
+  },
+  {
+    name: 'sends a thinking-only response starting the history when its message.id has another message',
+    text: () => {
+      resetClock();
+      return jsonl([
+        assistant('a1', { parent: 'gone', messageId: 'm1', content: [{ type: 'thinking', thinking: 'hmm', signature: 'SigT3' }] }),
+        user('u2', { parent: 'a1' }),
+        assistant('a2', { parent: 'u2', messageId: 'm1' }),
+      ]);
+    },
+    loaded: ids('a1', 'u2', 'a2'),
+  },
+];
+
 /** `last-prompt` checkpoints: an explicit rewind, a compaction after one, an explicit clear (each measured on the binary). */
 const CHECKPOINT_CASES: readonly CliCase[] = [
   {
@@ -257,6 +299,7 @@ const CHECKPOINT_CASES: readonly CliCase[] = [
 ];
 
 export const CLI_CASES: readonly CliCase[] = [
+  ...THINKING_ONLY_CASES,
   ...CHECKPOINT_CASES,
   ...API_ERROR_AND_END_CASES,
   ...MALFORMED_PARENT_CASES,
