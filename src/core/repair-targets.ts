@@ -259,7 +259,9 @@ function rewindPoint(index: SessionIndex, r: RecordSummary, previous: RecordSumm
   const seen = new Set<RecordSummary>();
   let current: RecordSummary | undefined = previous;
   let prompts = 0;
-  while (current !== undefined && !seen.has(current) && prompts < 50) {
+  // The row itself on the path back from its previous row (a reused uuid
+  // can hang it below its own previous row): the walk has looped.
+  while (current !== undefined && current !== r && !seen.has(current) && prompts < 50) {
     seen.add(current);
     if (isTypedPrompt(current)) {
       prompts++;
@@ -281,6 +283,22 @@ function rewindPoint(index: SessionIndex, r: RecordSummary, previous: RecordSumm
  * its segment). `exclude` keeps rows out (the members of a cycle).
  */
 export function relinkTarget(index: SessionIndex, r: RecordSummary, exclude?: ReadonlySet<RecordSummary>): RelinkChoice | undefined {
+  // A rewind point asks for the target of an earlier broken prompt, which
+  // (through reused uuids and cycles) can come back to a row being asked
+  // for: that row has no target of its own then.
+  if (resolving.has(r)) return undefined;
+  resolving.add(r);
+  try {
+    return chooseRelinkTarget(index, r, exclude);
+  } finally {
+    resolving.delete(r);
+  }
+}
+
+/** The rows whose {@link relinkTarget} is being worked out, outermost first. */
+const resolving = new Set<RecordSummary>();
+
+function chooseRelinkTarget(index: SessionIndex, r: RecordSummary, exclude: ReadonlySet<RecordSummary> | undefined): RelinkChoice | undefined {
   const call = toolCallOf(index, r, exclude);
   if (call !== undefined) return { target: call, reason: 'tool-call', alternatives: [] };
   const response = sameResponse(index, r, exclude);

@@ -209,3 +209,24 @@ describe('rows that share one timestamp', () => {
     expect(large / small, `${small.toFixed(0)} ms, then ${large.toFixed(0)} ms`).toBeLessThan(8);
   });
 });
+
+describe('relink targets through reused uuids', () => {
+  it('end when a rewind point leads back to the row being asked for (a prompt below its own previous row through a reused uuid)', () => {
+    // Found by fuzzing the SDK model: q2's parent q1 hangs from a1, a uuid the later row a2 reuses, whose parent is the
+    // orphan p4 itself; relinkTarget(p4) -> rewindPoint -> relinkTarget(p4) recursed until the stack ran out.
+    const u = (n: number) => `00000000-0000-4000-8000-00000000000${n}`;
+    const row = (o: Record<string, unknown>) => JSON.stringify({ isSidechain: false, sessionId: 's', ...o });
+    const text = [
+      row({ parentUuid: u(1), type: 'user', uuid: u(2), message: { role: 'user', content: 'prompt one' }, timestamp: iso(T0) }),
+      row({ parentUuid: u(2), type: 'user', uuid: u(3), message: { role: 'user', content: 'prompt two' }, timestamp: iso(T0 + 1_000) }),
+      row({ parentUuid: u(3), type: 'assistant', uuid: u(1), message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'answer one' }] }, timestamp: iso(T0 + 2_000) }),
+      row({ parentUuid: u(4), type: 'user', uuid: u(5), message: { role: 'user', content: 'prompt four' }, timestamp: iso(T0 + 3_000) }),
+      row({ parentUuid: u(5), type: 'assistant', uuid: u(1), message: { id: 'm2', role: 'assistant', content: [{ type: 'text', text: 'answer two' }] }, timestamp: iso(T0 + 4_000) }),
+      '',
+    ].join('\n');
+    const index = indexText(text);
+    const model = resumeModel(index);
+    expect(model.repairs.length).toBeGreaterThan(0);
+    expect(() => lintIndex(index, { rules: RULES, severities: new Map() })).not.toThrow();
+  });
+});
