@@ -88,28 +88,22 @@ const REWRITE_CASES: readonly CliCase[] = [
       expect(model.fidelity).toBe(0.8);
     },
   },
-  {
-    name: 'a reply written again with its message keys in another order and other token usage is one message',
-    text: () => rewrittenReply('same message, keys reordered, other usage'),
-    loaded: ids('u1', 'a1', 'u2', 'a2'),
-    // Two lines of the same content: the oracle maps the one sent back to its uuid last, out of order.
-    ordered: false,
-    also: (model) => {
-      expect([model.loaded, model.total]).toEqual([4, 4]);
-      expect(model.fidelity).toBe(1);
-    },
-  },
-  {
-    name: 'a reply written again with the same message (one timestamp later) is one message, and costs no fidelity',
-    text: () => rewrittenReply('same message'),
-    loaded: ids('u1', 'a1', 'u2', 'a2'),
-    // Two lines of the same content: the oracle maps the one sent back to its uuid last, out of order.
-    ordered: false,
-    also: (model) => {
-      expect([model.loaded, model.total]).toEqual([4, 4]);
-      expect(model.fidelity).toBe(1);
-    },
-  },
+  ...([
+    ['same message', 'the same message, one timestamp later'],
+    ['same message, keys reordered, other usage', 'its message keys in another order and other token usage'],
+  ] as const).map(
+    ([variant, how]): CliCase => ({
+      name: `a reply written again with ${how} is one message, and costs no fidelity`,
+      text: () => rewrittenReply(variant),
+      loaded: ids('u1', 'a1', 'u2', 'a2'),
+      // Two lines of the same content: the oracle maps the one sent back to its uuid last, out of order.
+      ordered: false,
+      also: (model) => {
+        expect([model.loaded, model.total]).toEqual([4, 4]);
+        expect(model.fidelity).toBe(1);
+      },
+    }),
+  ),
 ];
 
 /** The row Claude Code writes for a failed API call: `isApiErrorMessage`, model `<synthetic>`. */
