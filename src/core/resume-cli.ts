@@ -341,6 +341,38 @@ function descends(graph: CliGraph, r: RecordSummary, ancestor: RecordSummary): b
   return false;
 }
 
+/**
+ * The checkpoint is the result of one call of a response that made several
+ * (a parallel fan-out), and the path up from `r` passes a result of another
+ * call of that same response: the CLI takes `r` as past the checkpoint
+ * (measured; with the calls in two responses it does not).
+ */
+function passesSameFanOut(graph: CliGraph, r: RecordSummary, checkpoint: RecordSummary): boolean {
+  if (checkpoint.toolResultIds.length === 0) return false;
+  const responseOfCall = new Map<string, string>();
+  for (const row of graph.ordered) {
+    if (row.type !== 'assistant' || row.messageId === undefined) continue;
+    for (const call of row.toolUseIds) responseOfCall.set(call, row.messageId);
+  }
+  const responses = new Set<string>();
+  for (const call of checkpoint.toolResultIds) {
+    const response = responseOfCall.get(call);
+    if (response !== undefined) responses.add(response);
+  }
+  if (responses.size === 0) return false;
+  const seen = new Uint8Array(graph.index.records.length);
+  let current: RecordSummary | undefined = r;
+  while (current !== undefined && seen[current.ordinal] !== 1) {
+    seen[current.ordinal] = 1;
+    for (const call of current.toolResultIds) {
+      const response = responseOfCall.get(call);
+      if (response !== undefined && responses.has(response)) return true;
+    }
+    current = graph.body(graph.parentOf(current));
+  }
+  return false;
+}
+
 function upToMessage(graph: CliGraph, start: RecordSummary | undefined): RecordSummary | undefined {
   const seen = new Set<RecordSummary>();
   let current = start;
@@ -385,7 +417,9 @@ function chooseLeaf(graph: CliGraph): RecordSummary | undefined {
     candidate = newestDescendant(graph, last);
   }
   const checkpoint = graph.body(graph.checkpoint);
-  if (checkpoint !== undefined && last !== undefined && (graph.checkpointExplicit || !descends(graph, last, checkpoint))) candidate = checkpoint;
+  if (checkpoint !== undefined && last !== undefined && (graph.checkpointExplicit || !(descends(graph, last, checkpoint) || passesSameFanOut(graph, last, checkpoint)))) {
+    candidate = checkpoint;
+  }
   const leaf = upToMessage(graph, candidate);
   if (leaf !== undefined && graph.trailingSnapshots === 0) return leaf;
   return fallbackLeaf(graph) ?? leaf;

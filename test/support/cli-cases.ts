@@ -283,6 +283,25 @@ const CHECKPOINT_CASES: readonly CliCase[] = [
     loaded: ids('s1', 'u2', 'a2'),
   },
   {
+    // With the calls in two responses the CLI goes back to the checkpoint (the oracle then credits the checkpoint's
+    // own result row, whose block the pairing repair drops, so that control is not a case here).
+    name: 'a checkpoint on the result of one of two parallel calls of one response, the last row below the other result: resumes from the last row',
+    text: () => {
+      resetClock();
+      return jsonl([
+        user('u1'),
+        assistant('a1', { parent: 'u1', messageId: 'm1', toolUse: ['c1'] }),
+        assistant('a2', { parent: 'a1', messageId: 'm1', toolUse: ['c2'] }),
+        toolResult('r1', { parent: 'a2', toolUseId: 'c1' }),
+        toolResult('r2', { parent: 'a2', toolUseId: 'c2' }),
+        assistant('a3', { parent: 'r2' }),
+        lastPrompt({ leaf: 'r1' }),
+      ]);
+    },
+    loaded: ids('u1', 'a1', 'a2', 'r1', 'r2', 'a3'),
+    ordered: false,
+  },
+  {
     name: 'an explicit clear forgets the checkpoint before it',
     text: () => {
       resetClock();
