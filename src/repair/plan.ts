@@ -235,7 +235,8 @@ function gateOf(index: SessionIndex, findings: readonly Finding[]): Gate {
  * Why the text `after` describes is worse than the one `before` describes,
  * or undefined when it is not. A step must not add a finding at warning
  * level or above, must keep every intended message that either reader (the
- * CLI's loader and the SDK's) loaded before, must bring in nothing no
+ * CLI's loader and the SDK's) loaded before and drop no more of the others
+ * it loaded than intended messages it brings back, must bring in nothing no
  * repair may (an abandoned attempt, history from before a compaction), and
  * must not shrink the intended conversation itself.
  */
@@ -249,8 +250,21 @@ function regression(before: Gate, after: Gate, reference: Reference, exempt: Key
     ['the Agent SDK reader', before.sdk, after.sdk],
   ] as const) {
     let dropped = 0;
-    for (const k of wasKeys) if (reference.intended.has(k) && !nowKeys.has(k) && !exempt.has(k)) dropped++;
+    // Loaded today off the intended conversation (through a wrong stand-in, say): may go, but only for as many
+    // intended messages brought back. A repair whose target is wrong drops those and brings back nothing; the
+    // intended conversation, built from the same targets, would not notice.
+    let droppedOther = 0;
+    for (const k of wasKeys) {
+      if (nowKeys.has(k) || exempt.has(k) || reference.forbidden.has(k)) continue;
+      if (reference.intended.has(k)) dropped++;
+      else droppedOther++;
+    }
     if (dropped > 0) return `${reader} would no longer load ${dropped} message(s) it loads today`;
+    if (droppedOther > 0) {
+      let gained = 0;
+      for (const k of nowKeys) if (!wasKeys.has(k) && reference.intended.has(k)) gained++;
+      if (droppedOther > gained) return `${reader} would no longer load ${droppedOther} message(s) it loads today, for ${gained} it does not`;
+    }
     let abandoned = 0;
     for (const k of nowKeys) if (!wasKeys.has(k) && reference.forbidden.has(k)) abandoned++;
     if (abandoned > 0) return `${reader} would load ${abandoned} message(s) from an abandoned attempt or from before a compaction`;

@@ -95,6 +95,34 @@ describe('planFile', () => {
     expect(again.after.equals(plan.after)).toBe(true);
   });
 
+  it('refuses a relink that makes resume drop messages for none it brings back, though they are off the intended conversation', async () => {
+    // Found by fuzzing the fixes against the real CLI: the intended conversation is built from the same
+    // repair targets, so a wrong target makes what it drops look like history loaded through a wrong stand-in.
+    const cases = {
+      // A response id reused three rows later: misplaced-parent took it for the same response under way.
+      reusedResponseId: () => [
+        user('a', { text: 'prompt one' }),
+        assistant('b', { parent: 'a', messageId: 'M1', text: 'answer one' }),
+        assistant('c', { parent: 'b', messageId: 'M2', text: 'answer two', gapMs: 8_000 }),
+        assistant('d', { parent: 'c', messageId: 'M1', text: 'answer three', gapMs: 4_000 }),
+      ],
+      // A forward link: the stand-in the CLI takes for p4 descends from p4, so the safe relink fell back to p1.
+      forwardLink: () => [
+        user('p1', { text: 'prompt one' }),
+        user('p2', { parent: 'p4', text: 'prompt two', gapMs: 3_000 }),
+        user('p3', { parent: 'p2', text: 'prompt three', gapMs: 3_000 }),
+        user('p4', { parent: 'ghost', text: 'prompt four', gapMs: 5_000 }),
+      ],
+    };
+    for (const [name, records] of Object.entries(cases)) {
+      resetClock();
+      const bytes = Buffer.from(jsonl(records()));
+      const plan = await planBytes(file, bytes, all, { allow: new Set(['safe', 'unsafe']) });
+      expect(resumeModel(indexText(plan.after)).loaded, name).toBe(resumeModel(indexText(bytes)).loaded);
+      expect(plan.skipped.map((s) => s.reason).join('\n'), name).toMatch(/resume would no longer load \d+ message\(s\) it loads today, for 0 it does not/);
+    }
+  });
+
   it('refuses a fix that makes another rule fire (the gate stops fix ping-pong early)', async () => {
     resetClock();
     const bytes = Buffer.from(jsonl([user('u1'), toolResult('r1', { parent: 'u1', toolUseId: 't1' })]));
