@@ -479,15 +479,17 @@ export function misplacedParents(index: SessionIndex): RecordSummary[] {
   const out: RecordSummary[] = [];
   const agent = index.file.role === 'subagent' || index.file.role === 'legacy-agent';
   const lastUser = new Int32Array(2).fill(-1);
-  // Message ids seen, per side: main chain, sidechain (no key string made per row).
-  const seenResponses = [new Set<string>(), new Set<string>()] as const;
+  // The latest assistant row's message id, per side: main chain, sidechain.
+  // A response is under way while no other response has begun since its
+  // last row; an id that comes back after another response is a new
+  // response reusing it (a row of it is not a stray of the first).
+  const latestResponse: Array<string | undefined> = [undefined, undefined];
   for (const r of index.records) {
     const side = r.isSidechain ? 1 : 0;
     const before = lastUser[side] as number;
     if (r.type === 'user') lastUser[side] = r.ordinal;
-    const seen = seenResponses[side];
-    const started = r.type === 'assistant' && r.messageId !== undefined && seen.has(r.messageId);
-    if (r.type === 'assistant' && r.messageId !== undefined) seen.add(r.messageId);
+    const started = r.type === 'assistant' && r.messageId !== undefined && latestResponse[side] === r.messageId;
+    if (r.type === 'assistant') latestResponse[side] = r.messageId;
     if (!isConversational(r) || typeof r.parentUuid !== 'string' || (r.isSidechain && !agent)) continue;
     if (r.uuid === undefined || !index.isEffective(r)) continue;
     // A uuid two records share is the cause to repair first (duplicate-uuid).

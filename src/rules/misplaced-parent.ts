@@ -5,8 +5,10 @@
  * A row whose content says which row it continues while its `parentUuid`,
  * which does exist, names another one: a tool result whose parent is not
  * the row holding its tool call (nor another row or result of that API
- * response); a row of an API response already under way (an earlier row has
- * its `message.id`) whose parent is outside that response; the first row of
+ * response); a row of an API response already under way (the latest
+ * assistant row before it has its `message.id`; an id that comes back after
+ * another response is a new response reusing it) whose parent is outside
+ * that response; the first row of
  * a response whose parent was written before the user row it answers.
  * Hooks, attachments and progress rows between a row and its parent are
  * looked through. Rows that lost their `message.id` (a third-party rewrite

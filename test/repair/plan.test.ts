@@ -99,13 +99,6 @@ describe('planFile', () => {
     // Found by fuzzing the fixes against the real CLI: the intended conversation is built from the same
     // repair targets, so a wrong target makes what it drops look like history loaded through a wrong stand-in.
     const cases = {
-      // A response id reused three rows later: misplaced-parent took it for the same response under way.
-      reusedResponseId: () => [
-        user('a', { text: 'prompt one' }),
-        assistant('b', { parent: 'a', messageId: 'M1', text: 'answer one' }),
-        assistant('c', { parent: 'b', messageId: 'M2', text: 'answer two', gapMs: 8_000 }),
-        assistant('d', { parent: 'c', messageId: 'M1', text: 'answer three', gapMs: 4_000 }),
-      ],
       // A forward link: the stand-in the CLI takes for p4 descends from p4, so the safe relink fell back to p1.
       forwardLink: () => [
         user('p1', { text: 'prompt one' }),

@@ -12,6 +12,17 @@ function withoutMessageId(record: JsonObject): JsonObject {
 ruleTester(rule, {
   valid: [
     {
+      // Found by running fixes of random files through the real CLI: relinking d to b, as a row of the
+      // response b began, made resume lose c. An id that comes back after another response is a new response.
+      name: 'a response id reused after another response: a new response, not a stray of the first',
+      records: [
+        user('a'),
+        assistant('b', { parent: 'a', messageId: 'M1', text: 'answer one' }),
+        assistant('c', { parent: 'b', messageId: 'M2', text: 'answer two' }),
+        assistant('d', { parent: 'c', messageId: 'M1', text: 'answer three' }),
+      ],
+    },
+    {
       name: 'a tool result under its call, the next response under the result',
       records: [user('u1'), assistant('a1', { parent: 'u1', toolUse: ['t1'] }), toolResult('r1', { parent: 'a1', toolUseId: 't1' }), assistant('a2', { parent: 'r1' })],
     },
