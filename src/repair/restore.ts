@@ -19,6 +19,7 @@ import type { FileStat, ReadHandle } from './fs-port.js';
 import { Rewrite } from './rewrite.js';
 import { namedInRange, uuidFieldsInRange } from './uuids.js';
 import { entryLabel } from './audit.js';
+import { hashPrefix } from './journal.js';
 
 export { readAuditLog } from './audit.js';
 
@@ -129,7 +130,7 @@ export function restore(target: string, options: RestoreOptions): RestoreResult 
     if (size < (undone.sizeAfter ?? size) || fixedHash !== undone.sha256After) {
       // Undone already, and the file still holds what that undo wrote (lines appended since aside): nothing to do.
       const already = undoneBy(undone, entries);
-      if (already !== undefined && holds(current, already, size)) return { undone, entry: undefined, undoneBy: already };
+      if (already !== undefined && hashPrefix(current, already.sizeAfter ?? size) === already.sha256After) return { undone, entry: undefined, undoneBy: already };
       throw new ConcurrentModificationError(
         `refusing to restore ${shown}: it changed after ${label} (${undone.time}), so restoring would lose those changes; the copy from before it is ${undone.backup}`,
       );
@@ -224,12 +225,6 @@ function assertWhereCclintPutIt(entry: AuditEntry, file: ReturnType<typeof class
 }
 
 /** The sha256 of the first `cut` bytes behind a handle and of its first `size` bytes, in one read. */
-/** Whether the file begins with the bytes `entry` wrote. */
-function holds(handle: ReadHandle, entry: AuditEntry, size: number): boolean {
-  const written = entry.sizeAfter ?? size;
-  return written <= size && prefixAndWholeHash(handle, written, written)[0] === entry.sha256After;
-}
-
 function prefixAndWholeHash(handle: ReadHandle, cut: number, size: number): [string, string] {
   const hash = createHash('sha256');
   for (const chunk of handleRange(handle, 0, cut)) hash.update(chunk);
