@@ -67,6 +67,8 @@ export interface CliReading {
   readonly messages: readonly RecordSummary[];
   readonly end: CliWalkEnd;
   readonly bridges: readonly CliBridge[];
+  /** The request leaves out a row of the chain for tool calls answered nowhere. */
+  readonly dropsUnansweredCalls: boolean;
 }
 
 /**
@@ -654,11 +656,22 @@ type Building = { -readonly [K in keyof ApiMessage]: ApiMessage[K] };
  * output) make one user message (format.md §7–8).
  */
 export function requestMessages(chain: readonly RecordSummary[], answerEveryCall = false): ApiMessage[] {
-  // Rows with calls answered nowhere go first, judged with the API-error rows
-  // still there (one after a call ends the history's end there: measured);
-  // the API-error rows go next.
+  return messagesOf(requestRows(chain, answerEveryCall).rows);
+}
+
+/**
+ * The rows of the chain the request carries: rows with calls answered
+ * nowhere go first, judged with the API-error rows still there (one after a
+ * call ends the history's end there: measured); the API-error rows go next.
+ */
+function requestRows(chain: readonly RecordSummary[], answerEveryCall: boolean): { rows: readonly RecordSummary[]; droppedForCalls: boolean } {
   const withCalls = answerEveryCall ? chain : chain.filter(keptDespiteCalls(chain));
-  const kept = withCalls.some((r) => r.apiError) ? withCalls.filter((r) => !r.apiError) : withCalls;
+  const rows = withCalls.some((r) => r.apiError) ? withCalls.filter((r) => !r.apiError) : withCalls;
+  return { rows, droppedForCalls: withCalls.length !== chain.length };
+}
+
+/** The request's messages from the rows it carries ({@link requestMessages}). */
+function messagesOf(kept: readonly RecordSummary[]): ApiMessage[] {
   const messages: Building[] = [];
   // The assistant messages a response's later row can still join, by
   // message id: those after the last user message the merge cannot pass
@@ -731,21 +744,13 @@ function says(r: RecordSummary): boolean {
   return false;
 }
 
-/** Whether the CLI drops a row of the chain from its request for tool calls answered nowhere. */
-export function dropsUnansweredCalls(chain: readonly RecordSummary[]): boolean {
-  if (!chain.some((r) => r.type === 'assistant' && r.toolUseIds.length > 0)) return false;
-  const kept = keptDespiteCalls(chain);
-  return !chain.every(kept);
-}
-
 /**
  * The rows whose content reaches the request, after the CLI's
  * normalisation of {@link requestMessages}: tool blocks that lost their
  * partner are dropped, and a response left with nothing but thinking is
  * not sent. A flag per record of the index.
  */
-function sentRows(index: SessionIndex, chain: readonly RecordSummary[], answerEveryCall: boolean): Uint8Array {
-  const messages = requestMessages(chain, answerEveryCall);
+function sentRows(index: SessionIndex, messages: readonly ApiMessage[]): Uint8Array {
   // A response left with nothing but thinking is sent after all when its
   // message.id has another message of the chain (a real turn between them
   // kept the two apart): measured at either end of the history.
@@ -866,15 +871,16 @@ function countedMessages(
 export function readAsCli(index: SessionIndex, options: CliReadOptions = {}): CliReading {
   // A file of bookkeeping rows only (queue operations, say) has no chain
   // to read, and its tables by ordinal would be all it cost.
-  if (index.byUuid.size === 0) return { leaf: undefined, chain: [], messages: [], end: { kind: 'empty' }, bridges: [] };
+  if (index.byUuid.size === 0) return { leaf: undefined, chain: [], messages: [], end: { kind: 'empty' }, bridges: [], dropsUnansweredCalls: false };
   const ids = uuidSpace(index, identity(options.repair));
   const graph = buildGraph(index, options, ids);
   const leaf = chooseLeaf(graph);
-  if (leaf === undefined) return { leaf, chain: [], messages: [], end: { kind: 'empty' }, bridges: [] };
+  if (leaf === undefined) return { leaf, chain: [], messages: [], end: { kind: 'empty' }, bridges: [], dropsUnansweredCalls: false };
   const walked = walk(graph, leaf);
   const chain = afterLastCompaction(recoverResponses(graph, walked.rows));
-  const messages = countedMessages(index, chain, sentRows(index, chain, options.answerEveryCall === true), ids, options.recoverDamage === true);
-  return { leaf, chain, messages, end: walked.end, bridges: walked.bridges };
+  const request = requestRows(chain, options.answerEveryCall === true);
+  const messages = countedMessages(index, chain, sentRows(index, messagesOf(request.rows)), ids, options.recoverDamage === true);
+  return { leaf, chain, messages, end: walked.end, bridges: walked.bridges, dropsUnansweredCalls: request.droppedForCalls };
 }
 
 /**

@@ -13,7 +13,7 @@
  *   the earlier bodies of a message written again; never fewer than `loaded`.
  * - `fidelity`: `loaded / total`, 1 for a healthy file.
  */
-import { dropsUnansweredCalls, flagsOf, readAsCli, standInFinder, type CliBridge, type CliReading, type CliWalkEnd, type RepairView } from './resume-cli.js';
+import { flagsOf, readAsCli, standInFinder, type CliBridge, type CliReading, type CliWalkEnd, type RepairView } from './resume-cli.js';
 import { readAsSdk } from './resume-sdk.js';
 import { isRewrite, type LinkRepair, linkRepairs, type Renamed, renamedCopies } from './repair-targets.js';
 import { checkRequest, type RequestCheck } from './api-request.js';
@@ -165,7 +165,7 @@ function buildModel(index: SessionIndex, between: () => void): ResumeModel {
   // mid-history for calls answered nowhere (and with it the text it holds)
   // is a message resume loses.
   const intended =
-    hasBreaks(index, repairs, renamed) || dropsUnansweredCalls(actual.chain)
+    hasBreaks(index, repairs, renamed) || actual.dropsUnansweredCalls
       ? readAsCli(index, { recoverDamage: true, repair: repairView(index, repairs, renamed), answerEveryCall: true })
       : actual;
   const intendedMessages = withEarlierBodies(index, intended.messages);
