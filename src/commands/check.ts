@@ -16,6 +16,7 @@ import { describeFsError } from '../core/discovery.js';
 import { PathError, UsageError } from '../core/errors.js';
 import { plural } from './render.js';
 import {
+  checkOutputFile,
   checkWritableTarget,
   collect,
   formatContextFor,
@@ -204,7 +205,7 @@ Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 ccli
         return;
       }
       const reads = paths.map((p) => path.resolve(io.cwd, p));
-      if (options.outputFile !== undefined) checkWritableTarget(`--output-file ${options.outputFile}`, path.resolve(io.cwd, options.outputFile), reads);
+      checkOutputFile(io, options.outputFile, paths);
       const baseline = openBaseline(options, io, reads);
       const checked = await runCheck(paths, options, io);
       const run = { ...checked, results: useBaseline(checked.results, baseline, io) };

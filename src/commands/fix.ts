@@ -28,7 +28,7 @@ import { planReport } from '../repair/plan-report.js';
 import type { Decider, FilePlan } from '../repair/types.js';
 import { interactivePolicy } from './fix-prompt.js';
 import {
-  checkWritableTarget,
+  checkOutputFile,
   collect,
   discoverInputs,
   formatContextFor,
@@ -187,7 +187,7 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
             '--output-file goes with --dry-run: a fix writes the sessions themselves, and its record is the audit log (cclint restore --list)',
           );
         }
-        checkWritableTarget(`--output-file ${options.outputFile}`, path.resolve(io.cwd, options.outputFile), paths.map((p) => path.resolve(io.cwd, p)));
+        checkOutputFile(io, options.outputFile, paths);
       }
       if (interactive && !(io.stdinIsTTY && io.stdout.isTTY) && io.ask === undefined) {
         throw new UsageError('fix needs a terminal to ask on; pass --yes to apply safe fixes without asking, or --dry-run to review them');

@@ -7,7 +7,6 @@
  * read, is not a transcript or holds no session file, or the file cannot
  * be written.
  */
-import path from 'node:path';
 import { Command } from 'commander';
 import { fileSource } from '../core/reader.js';
 import type { SessionIndex } from '../core/session-index.js';
@@ -20,7 +19,7 @@ import { reportHtml, sessionPageHtml, sessionSectionHtml } from '../formatters/r
 import { sectionOf } from '../core/views/report.js';
 import type { Io } from '../io.js';
 import { VERSION } from '../version.js';
-import { checkWritableTarget, collect, note, sessionProgress, discoverInputs, resolveInputs, runConfig, writeReport } from './shared.js';
+import { checkOutputFile, collect, note, sessionProgress, discoverInputs, resolveInputs, runConfig, writeReport } from './shared.js';
 
 export interface ReportOptions {
   readonly outputFile?: string;
@@ -93,7 +92,7 @@ Exit codes: 0 (a report, whatever it finds), 2 when a named path cannot be read,
 transcript, or holds no session file, or the file cannot be written.`,
     )
     .action(async (paths: string[], options: ReportOptions) => {
-      if (options.outputFile !== undefined) checkWritableTarget(`--output-file ${options.outputFile}`, path.resolve(io.cwd, options.outputFile), paths.map((p) => path.resolve(io.cwd, p)));
+      checkOutputFile(io, options.outputFile, paths);
       const { lint, ignore } = runConfig(io, options.config, options.rule);
       const { inputs } = resolveInputs(paths, io);
       const { discovery, unreadableExplicit } = discoverInputs(io, inputs, { ignore });

@@ -8,7 +8,6 @@
  * cannot be read, is not a transcript or holds no session file. A file that
  * is not a transcript makes no row; a note says so.
  */
-import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { didYouMean } from '../core/did-you-mean.js';
 import { describeNotTranscript } from '../core/transcript.js';
@@ -28,7 +27,7 @@ import { renderSessionsTable, sessionsJson } from '../formatters/sessions.js';
 import type { Io } from '../io.js';
 import { useColor } from '../io.js';
 import { painter } from './render.js';
-import { checkWritableTarget, collect, lintInputs, note, resolveInputs, runConfig, writeReport } from './shared.js';
+import { checkOutputFile, collect, lintInputs, note, resolveInputs, runConfig, writeReport } from './shared.js';
 
 // The model (src/core/views/sessions.ts) and its renderers (src/formatters/sessions.ts), re-exported for existing importers.
 export {
@@ -163,7 +162,7 @@ transcript, or holds no session file.`,
           config?: string;
         },
       ) => {
-        if (options.outputFile !== undefined) checkWritableTarget(`--output-file ${options.outputFile}`, path.resolve(io.cwd, options.outputFile), paths.map((p) => path.resolve(io.cwd, p)));
+        checkOutputFile(io, options.outputFile, paths);
         const run = await runSessions(paths, io, { cache: options.cache, config: options.config, rule: options.rule });
         const rows = options.broken === true ? run.rows.filter(isBroken) : run.rows;
         const placed = options.sort === undefined ? placeRows(rows) : sortPlaced(placeRows(rows), options.sort);

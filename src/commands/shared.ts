@@ -299,6 +299,15 @@ export function checkWritableTarget(flag: string, file: string, inputs: readonly
   if (input !== undefined) throw new UsageError(`${flag}: is ${input}, which this run reads; give another name`);
 }
 
+/**
+ * {@link checkWritableTarget} for a command's `--output-file` (when given),
+ * against the paths on its command line.
+ */
+export function checkOutputFile(io: Io, outputFile: string | undefined, paths: readonly string[]): void {
+  if (outputFile === undefined) return;
+  checkWritableTarget(`--output-file ${outputFile}`, path.resolve(io.cwd, outputFile), paths.map((p) => path.resolve(io.cwd, p)));
+}
+
 /** The nearest existing path at or above `folder`, when it is not a folder (mkdir -p would fail there with EEXIST or ENOTDIR). */
 function fileOnTheWay(folder: string): string | undefined {
   for (let current = folder; ; current = path.dirname(current)) {
