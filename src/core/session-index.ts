@@ -234,8 +234,12 @@ const BOUNDARY_MARKER = Buffer.from('"compact_boundary"');
 const SYSTEM_ROW_START = Buffer.from('{"type":"system"');
 
 /** The digest {@link SessionIndex.bodyDigest} compares: SHA-1 of the compact JSON, any depth. */
-function digestOf(body: unknown): string {
-  return createHash('sha1').update(jsonTextOfAnyDepth(body ?? null)).digest('base64');
+function digestOf(body: JsonObject | undefined): string {
+  return sha1Of(jsonTextOfAnyDepth(body ?? null));
+}
+
+function sha1Of(text: string): string {
+  return createHash('sha1').update(text).digest('base64');
 }
 
 /** How many sources stay open for reading lines back (see `SessionIndex.readSource`). */
@@ -661,7 +665,7 @@ export class SessionIndex {
     const message: unknown = this.recordObject(record)?.message;
     const fields = message !== null && typeof message === 'object' && !Array.isArray(message) ? (message as Record<string, unknown>) : undefined;
     const said = fields === undefined ? message : [fields.role ?? null, fields.content ?? null];
-    return createHash('sha1').update(canonicalJsonText(said ?? null)).digest('base64');
+    return sha1Of(canonicalJsonText(said ?? null));
   }
 
   /**

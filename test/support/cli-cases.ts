@@ -225,6 +225,21 @@ const THINKING_ONLY_CASES: readonly CliCase[] = [
   },
 ];
 
+/** u1 a1, a compaction (its boundary linked to a1 or, as Claude Code writes it, a root), then s1 u2 a2. */
+function compacted(options: { checkpointBefore: boolean; linked: boolean }): string {
+  resetClock();
+  const boundary = compactBoundary('b1', { logicalParent: 'a1' });
+  return jsonl([
+    user('u1'),
+    assistant('a1', { parent: 'u1' }),
+    ...(options.checkpointBefore ? [lastPrompt({ leaf: 'a1' })] : []),
+    options.linked ? { ...boundary, parentUuid: uuidOf('a1') } : boundary,
+    compactSummary('s1', { parent: 'b1', text: 'summary of before' }),
+    user('u2', { parent: 's1' }),
+    assistant('a2', { parent: 'u2' }),
+  ]);
+}
+
 /** `last-prompt` checkpoints: an explicit rewind, a compaction after one, an explicit clear (each measured on the binary). */
 const CHECKPOINT_CASES: readonly CliCase[] = [
   {
@@ -253,33 +268,12 @@ const CHECKPOINT_CASES: readonly CliCase[] = [
   },
   {
     name: 'a compaction forgets the checkpoint written before it',
-    text: () => {
-      resetClock();
-      return jsonl([
-        user('u1'),
-        assistant('a1', { parent: 'u1' }),
-        lastPrompt({ leaf: 'a1' }),
-        compactBoundary('b1', { logicalParent: 'a1' }),
-        compactSummary('s1', { parent: 'b1', text: 'summary of before' }),
-        user('u2', { parent: 's1' }),
-        assistant('a2', { parent: 'u2' }),
-      ]);
-    },
+    text: () => compacted({ checkpointBefore: true, linked: false }),
     loaded: ids('s1', 'u2', 'a2'),
   },
   {
     name: 'a compact boundary linked to the history before it still starts what is sent',
-    text: () => {
-      resetClock();
-      return jsonl([
-        user('u1'),
-        assistant('a1', { parent: 'u1' }),
-        { ...compactBoundary('b1', { logicalParent: 'a1' }), parentUuid: uuidOf('a1') },
-        compactSummary('s1', { parent: 'b1', text: 'summary of before' }),
-        user('u2', { parent: 's1' }),
-        assistant('a2', { parent: 'u2' }),
-      ]);
-    },
+    text: () => compacted({ checkpointBefore: false, linked: true }),
     loaded: ids('s1', 'u2', 'a2'),
   },
   {
