@@ -30,6 +30,7 @@ import {
   writeFileFor,
   writeReport,
 } from './shared.js';
+import { countText } from '../core/count-text.js';
 
 export interface CheckOptions {
   readonly format: keyof typeof FORMATTERS;
@@ -228,7 +229,7 @@ Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 ccli
               : undefined,
         }),
       );
-      const hint = hiddenInfo > 0 ? `  ${hiddenInfo.toLocaleString('en-US')} info finding(s) not listed; --verbose lists them\n` : '';
+      const hint = hiddenInfo > 0 ? `  ${countText(hiddenInfo)} info finding(s) not listed; --verbose lists them\n` : '';
       writeReport(io, followedBy(output, hint), options.outputFile);
       setExit(checkExitCode(run, options.maxWarnings));
     });

@@ -43,6 +43,7 @@ import {
 } from './shared.js';
 import { FORMATTERS } from '../formatters/index.js';
 import { jsonReport } from '../formatters/json.js';
+import { countText } from '../core/count-text.js';
 
 interface FixOptions {
   readonly dryRun?: boolean | undefined;
@@ -368,7 +369,7 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
         }
         if (hiddenUnsafe > 0 && !quiet) say(`${hiddenUnsafe} more fix(es) available with --unsafe\n`);
         if (tooManyWarnings !== undefined) {
-          say(`cclint found too many warnings (maximum: ${tooManyWarnings.maxWarnings.toLocaleString('en-US')}; ${warningsLeft.toLocaleString('en-US')} remain).\n`);
+          say(`cclint found too many warnings (maximum: ${countText(tooManyWarnings.maxWarnings)}; ${countText(warningsLeft)} remain).\n`);
         }
         if (skippedFiles.length > 0) {
           say(`skipped ${skippedFiles.length} file(s), left as they were:\n`);

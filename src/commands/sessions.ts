@@ -28,6 +28,7 @@ import type { Io } from '../io.js';
 import { useColor } from '../io.js';
 import { painter } from './render.js';
 import { checkOutputFile, collect, lintInputs, note, resolveInputs, runConfig, writeReport } from './shared.js';
+import { countText } from '../core/count-text.js';
 
 // The model (src/core/views/sessions.ts) and its renderers (src/formatters/sessions.ts), re-exported for existing importers.
 export {
@@ -171,7 +172,7 @@ transcript, or holds no session file.`,
           options.format === 'json'
             ? sessionsJson(placed)
             : placed.length === 0 && options.broken === true && run.rows.length > 0
-              ? `no session with something wrong among ${run.rows.length.toLocaleString('en-US')}\n`
+              ? `no session with something wrong among ${countText(run.rows.length)}\n`
               : renderSessionsTable(placed, painter(color));
         writeReport(io, text, options.outputFile);
         setExit(run.unreadableExplicit ? 2 : 0);

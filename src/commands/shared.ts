@@ -26,6 +26,7 @@ import { ruleDocumentation } from './rules.js';
 import { escapeForTerminal } from '../escape.js';
 import type { Io } from '../io.js';
 import { RULES, RULES_BY_ID } from '../rules/index.js';
+import { countText } from '../core/count-text.js';
 
 /**
  * One `cclint: …` line on stderr. Notes name paths and values found on disk,
@@ -185,7 +186,7 @@ export function progressLine(io: Io): ProgressLine {
 export function sessionProgress(io: Io, verb: string, total: number, show = true): { step(n: number, of?: number): void; clear(): void } {
   const line: ProgressLine = show ? progressLine(io) : { update: () => undefined, done: () => undefined };
   return {
-    step: (n, of = total) => line.update(() => `cclint: ${verb} ${n.toLocaleString('en-US')} of ${of.toLocaleString('en-US')} sessions…`),
+    step: (n, of = total) => line.update(() => `cclint: ${verb} ${countText(n)} of ${countText(of)} sessions…`),
     clear: () => line.done(),
   };
 }

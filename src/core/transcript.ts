@@ -23,6 +23,7 @@
  */
 import { isKnownRecordType, type RecordSummary } from './records.js';
 import type { SessionIndex } from './session-index.js';
+import { countText } from './count-text.js';
 
 /** Why a file with content is not a transcript. */
 export type NotTranscript =
@@ -88,6 +89,6 @@ export function notTranscriptReport(verdict: NotTranscript): {
 export function describeNotTranscript(verdict: NotTranscript): string {
   const { messageId, data } = notTranscriptReport(verdict);
   return NOT_TRANSCRIPT_MESSAGES[messageId].replace(/\{(\w+)\}/g, (_, key: string) =>
-    (data[key] ?? 0).toLocaleString('en-US'),
+    countText(data[key] ?? 0),
   );
 }

@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { countText } from '../core/count-text.js';
 import { RuleCrashError } from '../core/errors.js';
 import { type ByteSource, fileSource } from '../core/reader.js';
 import { BIG_INPUT_BYTES, boundHeapGrowth, collectGarbage } from '../tuning.js';
@@ -75,13 +76,6 @@ function indexGroup(
   return { indexes, failures };
 }
 
-/**
- * `toLocaleString('en-US')` without building a formatter for every number;
- * made on first use, as loading ICU's locale data takes a noticeable part of
- * start-up.
- */
-let grouped: Intl.NumberFormat | undefined;
-
 /** Message templates split once into literal text (even indexes) and `{key}` names (odd). */
 const templateParts = new Map<string, readonly string[]>();
 
@@ -101,7 +95,7 @@ function fill(template: string, data: Readonly<Record<string, string | number>> 
     const key = parts[i] as string;
     const value = data?.[key];
     if (value === undefined) message += `{${key}}`;
-    else if (typeof value === 'number') message += (grouped ??= new Intl.NumberFormat('en-US')).format(value);
+    else if (typeof value === 'number') message += countText(value);
     else message += value;
     message += parts[i + 1] as string;
   }

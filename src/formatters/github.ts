@@ -13,6 +13,7 @@ import type { FileResult, Severity } from '../core/types.js';
 import { escapeForTerminal } from '../escape.js';
 import type { FormatContext, Formatter } from './types.js';
 import { countOf, problemsPhrase, totalsOf } from './summary.js';
+import { countText } from '../core/count-text.js';
 
 const COMMAND: Readonly<Record<Severity, 'error' | 'warning' | 'notice'>> = {
   error: 'error',
@@ -54,7 +55,7 @@ export const github: Formatter = (results: readonly FileResult[], context: Forma
   lines.push(`cclint: ${problemsPhrase(totals)} in ${countOf(totals.files, 'file')}`);
   if (context.maxWarningsExceeded !== undefined) {
     lines.push(
-      `cclint found too many warnings (maximum: ${context.maxWarningsExceeded.maxWarnings.toLocaleString('en-US')}).`,
+      `cclint found too many warnings (maximum: ${countText(context.maxWarningsExceeded.maxWarnings)}).`,
     );
   }
   return `${lines.join('\n')}\n`;

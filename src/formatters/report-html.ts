@@ -19,6 +19,7 @@ import { COLLAPSE_OVER } from '../core/views/tree.js';
 import { escapeHtml as h } from './html-escape.js';
 import { cut, dateTime, percent, rowText } from './text.js';
 import { apiCell } from './sessions.js';
+import { countText } from '../core/count-text.js';
 
 export interface ReportModel {
   readonly title: string;
@@ -208,12 +209,12 @@ export function treeHtml(s: SessionSection): string {
       const hiddenLoaded = hidden.filter((l) => s.loaded.has(l.node.record)).length;
       inner.push(
         `<div class="undrawn" data-undrawn="${hidden.length}" data-loaded-undrawn="${hiddenLoaded}">${rowSvg(line.depth, width, undefined, line.node.glyph === '*')}` +
-          `… ${hidden.length.toLocaleString('en-US')} rows not drawn, to keep the page small (\`cclint tree --all\` lists them)</div>`,
+          `… ${countText(hidden.length)} rows not drawn, to keep the page small (\`cclint tree --all\` lists them)</div>`,
       );
       for (const l of middle.slice(-DRAWN_EACH_END)) inner.push(recordRow(l));
     }
     out.push(
-      `<details class="more"><summary>${rowSvg(line.depth, width, undefined, line.node.glyph === '*')}… ${middle.length.toLocaleString('en-US')} more (click to expand)</summary>${inner.join('')}</details>`,
+      `<details class="more"><summary>${rowSvg(line.depth, width, undefined, line.node.glyph === '*')}… ${countText(middle.length)} more (click to expand)</summary>${inner.join('')}</details>`,
     );
     for (const l of run.slice(-SHOWN_EACH_END)) out.push(recordRow(l));
     i = j;
@@ -331,7 +332,7 @@ export function sessionsTableHtml(rows: readonly PlacedRow[], anchors: ReadonlyM
       (showProject ? cell(h(row.projectFolderName), row.projectFolderName) : '') +
       cell(marker + title, row.title.toLowerCase(), 'title') +
       cell(dateTime(row.lastTime), row.lastTime) +
-      cell(row.records.toLocaleString('en-US'), row.records, 'num') +
+      cell(countText(row.records), row.records, 'num') +
       cell(percent(row.fidelity), row.fidelity, row.fidelity < 1 ? 'num bad' : 'num') +
       (showApi ? cell(apiCell(row.apiValid), row.apiValid === false ? 1 : 0, row.apiValid === false ? 'num bad' : 'num') : '') +
       cell(row.score.toFixed(2), row.score, row.score >= 0.5 ? 'num bad' : 'num') +

@@ -7,6 +7,7 @@
 import type { HitPlace, SessionHits } from '../core/views/search.js';
 import { escapeForTerminal, terminalSafeJson } from '../escape.js';
 import { type Paint, dateTime } from './text.js';
+import { countText } from '../core/count-text.js';
 
 /** Hits listed per session before `… N more`. */
 export const HITS_SHOWN = 5;
@@ -31,7 +32,7 @@ export function renderSessionHits(s: SessionHits, paint: Paint): string {
         `${escapeForTerminal(h.before)}${paint(['red', 'bold'], escapeForTerminal(h.match))}${escapeForTerminal(h.after)}`,
     );
   }
-  if (s.hits.length > HITS_SHOWN) out.push(paint('dim', `  … ${(s.hits.length - HITS_SHOWN).toLocaleString('en-US')} more in this session`));
+  if (s.hits.length > HITS_SHOWN) out.push(paint('dim', `  … ${countText(s.hits.length - HITS_SHOWN)} more in this session`));
   return `${out.join('\n')}\n\n`;
 }
 

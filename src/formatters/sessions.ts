@@ -5,6 +5,7 @@
 import type { PlacedRow } from '../core/views/sessions.js';
 import { escapeForTerminal, terminalSafeJson } from '../escape.js';
 import { type Paint, columns, cut, dateTime, pad, padStart, percent } from './text.js';
+import { countText } from '../core/count-text.js';
 
 /** Title characters shown in the table (indent and `↳` included). */
 export const TITLE_WIDTH = 40;
@@ -49,7 +50,7 @@ export function renderSessionsTable(placed: readonly PlacedRow[], paint: Paint):
       project: cut(escapeForTerminal(row.projectFolderName), 30),
       title: marker + cut(escapeForTerminal(row.title), Math.max(8, TITLE_WIDTH - columns(marker))),
       last: dateTime(row.lastTime),
-      records: row.records.toLocaleString('en-US'),
+      records: countText(row.records),
       fidelity: percent(row.fidelity),
       api: apiCell(row.apiValid),
       score: row.score.toFixed(2),

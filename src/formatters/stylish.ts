@@ -12,6 +12,7 @@ import { escapeForTerminal } from '../escape.js';
 import type { FormatContext, Formatter } from './types.js';
 import { countOf, problemsPhrase, totalsOf } from './summary.js';
 import { columns, pad } from './text.js';
+import { countText } from '../core/count-text.js';
 
 type Style = 'red' | 'yellow' | 'blue' | 'green' | 'dim' | 'bold' | 'underline';
 
@@ -41,7 +42,7 @@ function resumeLine(result: FileResult): string | undefined {
   if (resume === undefined || resume.fidelity >= 1) return undefined;
   const score = result.score === undefined ? '' : ` · score ${result.score.toFixed(2)}`;
   return (
-    `  resume loads ${resume.loaded.toLocaleString('en-US')} of ${resume.total.toLocaleString('en-US')} messages ` +
+    `  resume loads ${countText(resume.loaded)} of ${countText(resume.total)} messages ` +
     `(${percent(resume)})${score}`
   );
 }
@@ -110,7 +111,7 @@ function fixableLine(results: readonly FileResult[], rulesMeta: FormatContext['r
       else unsafe++;
     }
   }
-  const n = (count: number) => count.toLocaleString('en-US');
+  const n = (count: number) => countText(count);
   const parts: Array<[number, string]> = [];
   if (safe > 0) parts.push([safe, '`cclint fix`']);
   if (unsafe > 0) parts.push([unsafe, '`cclint fix --unsafe`']);
@@ -141,7 +142,7 @@ export const stylish: Formatter = (results: readonly FileResult[], context: Form
   blocks.push(summary.join('\n'));
   if (context.maxWarningsExceeded !== undefined) {
     blocks.push(
-      paint('red', `cclint found too many warnings (maximum: ${context.maxWarningsExceeded.maxWarnings.toLocaleString('en-US')}).`),
+      paint('red', `cclint found too many warnings (maximum: ${countText(context.maxWarningsExceeded.maxWarnings)}).`),
     );
   }
   return `${blocks.join('\n\n')}\n`;

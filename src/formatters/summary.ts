@@ -3,6 +3,7 @@
  * github agree on totals and plurals.
  */
 import type { FileResult } from '../core/types.js';
+import { countText } from '../core/count-text.js';
 
 export interface Totals {
   readonly files: number;
@@ -27,7 +28,7 @@ export function totalsOf(results: readonly FileResult[]): Totals {
 
 /** `1 error`, `1,204 warnings`; `info` has no plural. */
 export function countOf(n: number, singular: string, plural = `${singular}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? singular : plural}`;
+  return `${countText(n)} ${n === 1 ? singular : plural}`;
 }
 
 /** `3 problems (2 errors, 1 warning, 0 info)`. */

@@ -8,6 +8,7 @@ import { escapeForTerminal } from '../escape.js';
 import { flatten } from '../core/views/text.js';
 import type { RecordSummary } from '../core/records.js';
 import { isToolResultOnly } from '../core/records.js';
+import { countText } from '../core/count-text.js';
 
 export type Style = Parameters<typeof styleText>[0];
 export type Paint = (style: Style, text: string) => string;
@@ -162,5 +163,5 @@ export function rowText(r: RecordSummary, width: number): string {
 
 /** `n thing` / `n things`. */
 export function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? word : many}`;
+  return `${countText(n)} ${n === 1 ? word : many}`;
 }

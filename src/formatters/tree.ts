@@ -5,6 +5,7 @@
 import type { Glyph, SessionTree } from '../core/views/tree.js';
 import { escapeForTerminal } from '../escape.js';
 import { type Paint, type Style, plural, rowText, timeColumn } from './text.js';
+import { countText } from '../core/count-text.js';
 
 export interface TreeRenderOptions {
   readonly paint: Paint;
@@ -38,7 +39,7 @@ export function renderTree(displayPath: string, tree: SessionTree, options: Tree
       const label = line.label === undefined ? '' : `  ${paint('dim', `(${line.label})`)}`;
       out.push(`${`${rails(line.depth)}|\\`.trimEnd()}${label}`);
     } else if (line.kind === 'more') {
-      out.push(`${`${rails(line.depth)}:`.padEnd(width + 1)}${paint('dim', `… ${line.count.toLocaleString('en-US')} more`)}`);
+      out.push(`${`${rails(line.depth)}:`.padEnd(width + 1)}${paint('dim', `… ${countText(line.count)} more`)}`);
     } else {
       const { record: r, glyph, orphan } = line.node;
       const graph = `${rails(line.depth)}${paint(GLYPH_STYLE[glyph], glyph)}${' '.repeat(width - 2 * line.depth - 1)}`;
