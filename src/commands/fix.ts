@@ -14,7 +14,9 @@ import { escapeForTerminal, terminalSafeJson } from '../escape.js';
 import { describeFsError } from '../core/discovery.js';
 import { type ByteSource, fileSource } from '../core/reader.js';
 import { CclintError, InterruptedError, UsageError } from '../core/errors.js';
-import { indexFile, linkGroup, ProjectRegistry } from '../engine/linter.js';
+import { indexFile, linkGroup, type LintOptions, ProjectRegistry } from '../engine/linter.js';
+import { lintGroups } from '../engine/parallel.js';
+import type { Discovery } from '../core/discovery.js';
 import { resumeModel } from '../core/resume.js';
 import type { Applicability, FileResult, Finding } from '../core/types.js';
 import { stripThinkingFinding } from '../rules/thinking-signature.js';
@@ -99,6 +101,37 @@ function resultAfter(plan: FilePlan): FileResult {
   // As check reports it: no conversation to measure.
   if (isForeign(plan)) return { ...base, notTranscript: true };
   return { ...base, resume: plan.resumeAfter, score: plan.scoreAfter };
+}
+
+const NOT_A_TRANSCRIPT = 'not a transcript: no line of it is a Claude Code transcript row, so cclint does not change it';
+
+/**
+ * The files of a run that a plan would change nothing in, each with what
+ * `check` reports of it: every file is linted first as `check` lints it
+ * (on every core when the input is big), and only the files with a fix the
+ * policy could offer ({@link offersFix}) are planned, one at a time. On a
+ * projects folder where a few sessions have something to fix, that is
+ * most of the run's reading done in parallel instead of in turn. A file
+ * that could not be read, or is not a transcript, is not in the map: it is
+ * planned, and reported, as before.
+ */
+async function nothingToPlan(
+  io: Io,
+  discovery: Discovery,
+  lint: LintOptions,
+  rules: ReadonlySet<string> | undefined,
+  offersFix: (finding: Finding, lint: LintOptions, rules: ReadonlySet<string> | undefined) => boolean,
+  show: boolean,
+): Promise<Map<string, FileResult>> {
+  const progress = sessionProgress(io, 'checking', discovery.groups.length, show);
+  const run = await lintGroups(discovery.groups, discovery.projectFiles, lint, (done) => progress.step(done), { env: io.env });
+  progress.clear();
+  const settled = new Map<string, FileResult>();
+  for (const result of run.results) {
+    if (result.notTranscript === true || result.findings.some((f) => f.ruleId === 'not-a-transcript' || offersFix(f, lint, rules))) continue;
+    settled.set(result.filePath, result);
+  }
+  return settled;
 }
 
 /** A file `fix` leaves alone because no line of it is a transcript row. */
@@ -204,7 +237,7 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
       // The write path loads only when fix runs, so `check` starts fast.
       const diff = await import('../repair/diff.js');
       const { colorDiff, rewritePatch, renderPatch } = diff;
-      const { planFile } = await import('../repair/plan.js');
+      const { offersFix, planFile } = await import('../repair/plan.js');
       const { commitPlan, liveRefusalNow, recoverJournals } = await import('../repair/write.js');
       const { nodeFs } = await import('../repair/fs-port.js');
       if (options.dryRun !== true) {
@@ -240,11 +273,32 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
       let hiddenUnsafe = 0;
       const progress = sessionProgress(io, options.dryRun === true ? 'planning' : 'fixing', discovery.groups.length, !interactive);
       let seen = 0;
+      // The machine formats report every file's plan, and --strip-thinking asks for a fix no rule
+      // reports: then every file is planned. One file alone is planned at once (a check first would read it twice).
+      const fileCount = discovery.groups.reduce((n, g) => n + g.files.length, 0);
+      const settled =
+        options.format === 'stylish' && options.stripThinking !== true && fileCount > 1
+          ? await nothingToPlan(io, discovery, lint, only, offersFix, !interactive)
+          : new Map<string, FileResult>();
+      /** Transcripts left unplanned, with nothing to fix: counted with the plans. */
+      let unplanned = 0;
+      const leftUnplanned = (file: { readonly displayPath: string }): boolean => {
+        const left = settled.get(file.displayPath);
+        if (left === undefined) return false;
+        unplanned++;
+        errorsLeft += left.errorCount;
+        warningsLeft += left.warningCount;
+        return true;
+      };
 
       for (const group of discovery.groups) {
         if (prompts?.quit() === true) break;
         await pause();
         progress.step(++seen);
+        if (group.files.every((f) => settled.has(f.displayPath))) {
+          for (const f of group.files) leftUnplanned(f);
+          continue;
+        }
         let onDisk: ReturnType<typeof indexFile>[];
         try {
           // Other files of the group resolve cross-file parents; a file alone needs no
@@ -258,6 +312,7 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
         for (const file of group.files) {
           if (prompts?.quit() === true) break;
           await pause(); // between files: a Ctrl-C stops here, before anything of this file is written
+          if (leftUnplanned(file)) continue;
           const others = onDisk.filter((i) => i.file.path !== file.path);
           // One file that cannot be done never stops the others: it is skipped with its reason.
           try {
@@ -285,7 +340,7 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
               });
               reported.push(plan);
               if (isForeign(plan)) {
-                skipFile(file.displayPath, 'not a transcript: no line of it is a Claude Code transcript row, so cclint does not change it');
+                skipFile(file.displayPath, NOT_A_TRANSCRIPT);
                 continue;
               }
               plans.push(plan);
@@ -357,8 +412,9 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
         const verb = options.dryRun === true ? 'would apply' : 'applied';
         const quit = prompts?.quit() === true;
         const total = discovery.groups.reduce((n, g) => n + g.files.length, 0);
-        say(`${verb} ${fixes} fix(es) in ${changed} of ${plans.length} file(s)`);
-        if (quit && total > plans.length) say(`; quit before the other ${total - plans.length} file(s)`);
+        const considered = plans.length + unplanned;
+        say(`${verb} ${fixes} fix(es) in ${changed} of ${considered} file(s)`);
+        if (quit && total > considered) say(`; quit before the other ${total - considered} file(s)`);
         say(errorsLeft > 0 ? `; ${errorsLeft} error(s) remain (see \`cclint check\`)\n` : '\n');
         for (const plan of plans) {
           for (const s of plan.skipped) {

@@ -443,6 +443,28 @@ function summaryOf(m: ResumeModel): ResumeSummary {
 }
 
 /**
+ * Whether a plan would offer this finding's fix without a flag asking for
+ * it: it has one, its rule may fix (`rules`, from `--rule`), and a rule
+ * whose fixes are opt-in is named there. What `fix` relies on to leave a
+ * file with no such finding unplanned.
+ */
+export function offersFix(finding: Finding, lint: Pick<LintOptions, 'rules'>, rules: ReadonlySet<string> | undefined): boolean {
+  if (finding.fix === undefined || (rules !== undefined && !rules.has(finding.ruleId))) return false;
+  return rules?.has(finding.ruleId) === true || !optInRules(lint).has(finding.ruleId);
+}
+
+/** The rules whose fixes change what a healthy session holds (content shape, synthetic tool results): applied only when named. */
+const optInCache = new WeakMap<readonly unknown[], ReadonlySet<string>>();
+function optInRules(lint: Pick<LintOptions, 'rules'>): ReadonlySet<string> {
+  let ids = optInCache.get(lint.rules);
+  if (ids === undefined) {
+    ids = new Set(lint.rules.filter((r) => r.meta.optInFix === true).map((r) => r.meta.id));
+    optInCache.set(lint.rules, ids);
+  }
+  return ids;
+}
+
+/**
  * Plans the repair of one file. `input` is its bytes, or a source to read
  * them from that stays open (and unchanged in its first `size` bytes) until
  * the plan has been written or shown; the plan covers those `size` bytes.
@@ -483,7 +505,6 @@ export async function planFile(
   const refused = new Map<string, string>();
   const history: string[] = [sha256Before];
   const ruleOrder = new Map(lint.rules.map((r, i) => [r.meta.id, i]));
-  const optIn = new Set(lint.rules.filter((r) => r.meta.optInFix === true).map((r) => r.meta.id));
   const skip = (c: Pick<Candidate, 'ruleId' | 'line' | 'title' | 'applicability'>, reason: string): void => {
     const key = `${c.ruleId}:${c.line}:${c.title}`;
     skipped.set(key, { ruleId: c.ruleId, title: c.title, applicability: c.applicability, line: c.line, reason });
@@ -493,8 +514,8 @@ export async function planFile(
   const choose = async (state: State, causesFirst: boolean): Promise<Candidate[]> => {
     const candidates: Candidate[] = [];
     const touched = new Set<number>();
-    const fixable = state.findings.filter((f) => f.fix !== undefined && (policy.rules === undefined || policy.rules.has(f.ruleId)));
-    const ordered = fixable
+    const ordered = state.findings
+      .filter((f) => offersFix(f, lint, policy.rules))
       .filter((f) => !causesFirst || CAUSE_RULES.has(f.ruleId))
       .sort((a, b) => a.line - b.line || (ruleOrder.get(a.ruleId) ?? 0) - (ruleOrder.get(b.ruleId) ?? 0));
     // What a flag asked for goes first, once the causes are repaired; a
@@ -505,9 +526,6 @@ export async function planFile(
     for (const finding of [...requested, ...ordered]) {
       const fix = finding.fix as Fix;
       const asked = requested.has(finding);
-      // Opt-in fixes change what a healthy session holds (content shape,
-      // synthetic tool results); the person asks for them by naming the rule.
-      if (!asked && optIn.has(finding.ruleId) && policy.rules?.has(finding.ruleId) !== true) continue;
       let edits: readonly RecordEdit[];
       try {
         edits = fix.edits();

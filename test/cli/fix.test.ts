@@ -434,4 +434,39 @@ describe('cclint fix', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('cclint: --limit must be a whole number of 1 or more, not "0"\n');
   });
+
+  it('over a folder, plans only the sessions with a fix to offer, and says what planning every one of them says', async () => {
+    // Besides the demo (three sessions with fixes, one healthy whose typed prompt is a
+    // string: an opt-in fix), a session with a warning no rule can fix, and a file
+    // that is not a transcript. The machine formats plan every file; the diff does not.
+    const row = (uuid: string, parent: string | null, ts: string) =>
+      JSON.stringify({ parentUuid: parent, type: 'user', message: { role: 'user', content: [{ type: 'text', text: 'hi' }] }, uuid, timestamp: ts });
+    writeSession(box, '-home-dev-webapp', '5d0c3b8e-1f5a-4c59-9d39-3c3f0b1f7a11.jsonl', `${row('a1', null, '2026-01-01T00:00:00.000Z')}\n${row('a2', 'a1', 'yesterday')}\n`);
+    writeSession(box, '-home-dev-webapp', 'notes.jsonl', '{"note":"not a transcript"}\n');
+    const before = snapshot(dir);
+    const diffed = (stdout: string): string[] => [...stdout.matchAll(/^\+\+\+ b\/(.*)$/gm)].map((m) => path.basename(m[1] as string)).sort();
+    for (const flags of [[], ['--rule', 'string-content'], ['--unsafe', '--rule', 'string-content'], ['--rule', 'phantom-parent']]) {
+      const shown = await run(['fix', '--dry-run', '--max-warnings', '0', ...flags, dir], { env: box.env, cwd: box.root });
+      const planned = await run(['fix', '--dry-run', '--format', 'json', '--max-warnings', '0', ...flags, dir], { env: box.env, cwd: box.root });
+      const report = JSON.parse(planned.stdout) as {
+        files: Array<{ filePath: string; applied: unknown[]; sha256Before: string; sha256After: string; remaining: { errorCount: number; warningCount: number } }>;
+      };
+      const changed = report.files.filter((f) => f.applied.length > 0 && f.sha256After !== f.sha256Before);
+      const fixes = changed.reduce((n, f) => n + f.applied.length, 0);
+      const errors = report.files.reduce((n, f) => n + f.remaining.errorCount, 0);
+      const warnings = report.files.reduce((n, f) => n + f.remaining.warningCount, 0);
+      expect(report.files).toHaveLength(5);
+      expect(warnings, 'the invalid timestamp').toBe(1);
+      expect(diffed(shown.stdout), flags.join(' ')).toEqual(changed.map((f) => path.basename(f.filePath)).sort());
+      expect(shown.stdout).toContain(
+        `would apply ${fixes} fix(es) in ${changed.length} of ${report.files.length} file(s)${errors > 0 ? `; ${errors} error(s) remain (see \`cclint check\`)` : ''}\n`,
+      );
+      expect(shown.stdout).toContain(`cclint found too many warnings (maximum: 0; ${warnings} remain).\n`);
+      expect(shown.stderr).toContain('notes.jsonl: not a transcript');
+      expect([shown.code, planned.code]).toEqual([2, 2]);
+    }
+    const named = await run(['fix', '--dry-run', '--unsafe', '--rule', 'string-content', dir], { env: box.env, cwd: box.root });
+    expect(diffed(named.stdout)).toContain('dde4dc22-3a88-480c-ae47-ba8fddb60f02.jsonl');
+    expect(snapshot(dir)).toEqual(before);
+  });
 });
