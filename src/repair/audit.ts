@@ -149,33 +149,49 @@ export function writeKind(entry: Pick<AuditEntry, 'kind' | 'fixes'>): 'fix' | 'r
 
 /** Every parseable entry of an audit log, oldest first; [] when there is no log. */
 export function readAuditLog(port: FsPort, file: string): AuditEntry[] {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = port.readFile(file).toString('utf8');
+    bytes = port.readFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw new PathError(`cannot read the audit log ${describeFsError(error, file)}`);
   }
   const entries: AuditEntry[] = [];
-  // A byte-order mark an editor put first would hide the first entry.
-  for (const line of text.replace(/^\uFEFF/, '').split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      const value = JSON.parse(line) as Partial<AuditEntry> | null;
-      if (
-        value !== null &&
-        typeof value === 'object' &&
-        typeof value.id === 'string' &&
-        typeof value.file === 'string' &&
-        typeof value.backup === 'string' &&
-        typeof value.sha256Before === 'string' &&
-        typeof value.sha256After === 'string'
-      ) {
-        entries.push(value as AuditEntry);
-      }
-    } catch {
-      // A torn last line (a crash while appending) is skipped.
-    }
+  // Line by line from the bytes: the log as one string could not be made
+  // past V8's longest string (about 512 MB), and then no fix in it could be
+  // undone. A byte-order mark an editor put first would hide the first entry.
+  let start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (start < bytes.length) {
+    const newline = bytes.indexOf(0x0a, start);
+    const end = newline === -1 ? bytes.length : newline;
+    const entry = entryOf(bytes, start, end);
+    if (entry !== undefined) entries.push(entry);
+    start = end + 1;
   }
   return entries;
+}
+
+/** The entry on bytes `start` to `end`, or undefined for a blank line, a torn one (a crash while appending) or anything else. */
+function entryOf(bytes: Buffer, start: number, end: number): AuditEntry | undefined {
+  let first = start;
+  while (first < end && (bytes[first] === 0x20 || bytes[first] === 0x09 || bytes[first] === 0x0d)) first++;
+  // Not an object: not decoded at all (a line of junk can be longer than any string).
+  if (bytes[first] !== 0x7b || first >= end) return undefined;
+  try {
+    const value = JSON.parse(bytes.toString('utf8', first, end)) as Partial<AuditEntry> | null;
+    if (
+      value !== null &&
+      typeof value === 'object' &&
+      typeof value.id === 'string' &&
+      typeof value.file === 'string' &&
+      typeof value.backup === 'string' &&
+      typeof value.sha256Before === 'string' &&
+      typeof value.sha256After === 'string'
+    ) {
+      return value as AuditEntry;
+    }
+  } catch {
+    // Torn or not JSON: skipped.
+  }
+  return undefined;
 }
