@@ -11,12 +11,11 @@ import path from 'node:path';
 import { styleText } from 'node:util';
 import { Command, Option } from 'commander';
 import { escapeForTerminal, terminalSafeJson } from '../escape.js';
-import { describeFsError } from '../core/discovery.js';
+import { type Discovery, describeFsError } from '../core/discovery.js';
 import { type ByteSource, fileSource } from '../core/reader.js';
 import { CclintError, InterruptedError, UsageError } from '../core/errors.js';
 import { indexFile, linkGroup, type LintOptions, ProjectRegistry } from '../engine/linter.js';
 import { lintGroups } from '../engine/parallel.js';
-import type { Discovery } from '../core/discovery.js';
 import { resumeModel } from '../core/resume.js';
 import type { Applicability, FileResult, Finding } from '../core/types.js';
 import { stripThinkingFinding } from '../rules/thinking-signature.js';
@@ -113,7 +112,8 @@ const NOT_A_TRANSCRIPT = 'not a transcript: no line of it is a Claude Code trans
  * projects folder where a few sessions have something to fix, that is
  * most of the run's reading done in parallel instead of in turn. A file
  * that could not be read, or is not a transcript, is not in the map: it is
- * planned, and reported, as before.
+ * planned, and reported, as before. `offersFix` is the planner's, handed in
+ * because the planner's modules load only once `fix` runs.
  */
 async function nothingToPlan(
   io: Io,
