@@ -494,6 +494,7 @@ function measure(label, nodeArgs, acceptCodes, env = process.env) {
 const floorArgs = (target) => [SELF, '--floor-child', target];
 const walkArgs = (target) => [SELF, '--walk-child', target];
 const cclintArgs = (target, ...more) => [CLI, 'check', target, '--format', 'json', ...more];
+const fixDryRunArgs = (target) => [CLI, 'fix', '--dry-run', target];
 const cacheEnv = { ...process.env, CCLINT_HOME };
 const oneThreadEnv = { ...process.env, CCLINT_THREADS: '1' };
 
@@ -577,6 +578,8 @@ function compare(name, target, runs) {
   const coldCache = [];
   const warm = [];
   const walk = [];
+  // What `fix` pays to find nothing, or a few things, to repair: it writes nothing.
+  const fixDryRun = [];
   // A tree is spread over the cores, and one big session's index over two
   // (split-parse.ts): how much that buys is worth a column.
   const oneThread = [];
@@ -587,6 +590,8 @@ function compare(name, target, runs) {
       floor.push(measure('floor', floorArgs(target), [0]));
       cold.push(measure('cclint', cclintArgs(target), accept));
       oneThread.push(measure('cclint, one thread', cclintArgs(target), accept, oneThreadEnv));
+      // Exit 2 on the tree: its copies of the corpus's foreign files are skipped, as they must be.
+      fixDryRun.push(measure('fix --dry-run', fixDryRunArgs(target), [0, 1, 2]));
       rmTree(CCLINT_HOME);
       coldCache.push(measure('cold --cache', cclintArgs(target, '--cache'), accept, cacheEnv));
       appendRecord(file);
@@ -604,6 +609,7 @@ function compare(name, target, runs) {
   const w = summary(warm);
   const k = summary(walk);
   const one = summary(oneThread);
+  const fd = summary(fixDryRun);
   return {
     floor: f,
     cclint: c,
@@ -611,6 +617,7 @@ function compare(name, target, runs) {
     coldCache: cc,
     warm: w,
     walk: k,
+    fixDryRun: fd,
     ratio: ratio(c),
     ratios: {
       cold: ratio(c),
@@ -618,6 +625,7 @@ function compare(name, target, runs) {
       coldCache: ratio(cc),
       warm: ratio(w),
       walk: ratio(k),
+      fixDryRun: ratio(fd),
       warmToCold: w.medianMs / c.medianMs,
     },
   };
@@ -765,16 +773,16 @@ function main() {
   const x = (n) => `${n.toFixed(2)}x`;
   const load = `load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end`;
   const row = (name, bytes, r) =>
-    `| ${name}, ${mb(bytes / MB)} | ${s(r.floor.medianMs)} | ${x(r.ratios.cold)} | ${r.ratios.oneThread === null ? 'same' : x(r.ratios.oneThread)} | ${x(r.ratios.coldCache)} | ${x(r.ratios.warm)} (${x(r.ratios.warmToCold)} of cold) | ${x(r.ratios.walk)} | ${mb(r.floor.peakRssMb)} | ${mb(r.cclint.peakRssMb)} / ${mb(r.coldCache.peakRssMb)} / ${mb(r.warm.peakRssMb)} |` +
-    `${r.cclint.ok && (r.oneThread?.ok ?? true) && r.coldCache.ok && r.warm.ok ? '' : ' cclint FAILED'}`;
+    `| ${name}, ${mb(bytes / MB)} | ${s(r.floor.medianMs)} | ${x(r.ratios.cold)} | ${r.ratios.oneThread === null ? 'same' : x(r.ratios.oneThread)} | ${x(r.ratios.coldCache)} | ${x(r.ratios.warm)} (${x(r.ratios.warmToCold)} of cold) | ${x(r.ratios.walk)} | ${x(r.ratios.fixDryRun)} | ${mb(r.floor.peakRssMb)} | ${mb(r.cclint.peakRssMb)} / ${mb(r.coldCache.peakRssMb)} / ${mb(r.warm.peakRssMb)} / ${mb(r.fixDryRun.peakRssMb)} |` +
+    `${r.cclint.ok && (r.oneThread?.ok ?? true) && r.coldCache.ok && r.warm.ok && r.fixDryRun.ok ? '' : ' cclint FAILED'}`;
   const out = [];
   if (treeResult !== undefined) {
     out.push(
       '',
       `cclint check --format json against the read-and-parse floor, measured in the same run (median of ${opts.runs}, wall time incl. process start; node ${process.version}, ${os.cpus().length} cores, ${load})`,
       '',
-      '| input | floor | cold | cold, one thread | cold, filling --cache | warm --cache, one record appended | walk and stat only | floor peak RSS | cclint peak RSS (cold / filling / warm) |',
-      '|---|---|---|---|---|---|---|---|---|',
+      '| input | floor | cold | cold, one thread | cold, filling --cache | warm --cache, one record appended | walk and stat only | fix --dry-run | floor peak RSS | cclint peak RSS (cold / filling / warm / fix --dry-run) |',
+      '|---|---|---|---|---|---|---|---|---|---|',
       row(`tree (${tree.files} files)`, tree.bytes, treeResult),
     );
     if (bigResult !== undefined) out.push(row(`one session (${big.records.toLocaleString('en-US')} lines)`, big.bytes, bigResult));
@@ -808,7 +816,7 @@ function main() {
   }
   out.push(...notes.map((n) => `note: ${n}`), `results: ${path.relative(REPO, RESULTS)}`, '');
   process.stdout.write(out.join('\n'));
-  const bad = (r) => !r.cclint.ok || !(r.oneThread?.ok ?? true) || !r.floor.ok || !r.coldCache.ok || !r.warm.ok;
+  const bad = (r) => !r.cclint.ok || !(r.oneThread?.ok ?? true) || !r.floor.ok || !r.coldCache.ok || !r.warm.ok || !r.fixDryRun.ok;
   const searchBad = searchResult !== undefined && (!searchResult.floor.ok || searchResult.words.some((w) => !w.cold.ok || !w.oneThread.ok || !w.coldCache.ok || !w.warm.ok));
   const failed = (treeResult !== undefined && bad(treeResult)) || (bigResult !== undefined && bad(bigResult)) || searchBad;
   process.exitCode = failed ? 1 : 0;
