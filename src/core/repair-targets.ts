@@ -307,6 +307,15 @@ function chooseRelinkTarget(index: SessionIndex, r: RecordSummary, exclude: Read
   const point = rewindPoint(index, r, previous, exclude);
   if (point !== undefined) return { target: point, reason: 'rewind-point', alternatives: previous === undefined ? [] : [previous] };
   const bridged = latestWithinWindow(index, r, exclude);
+  // The row written just before `r` is stamped after it, by less than the
+  // window: the clock stepped back here (corpus captures show it around an
+  // interrupted tool call, a few seconds out of order), and the file's
+  // order says more than the times do; the bridge would skip that row. A
+  // row stamped minutes after is another branch written out of order, and
+  // the bridge stays first.
+  if (bridged !== undefined && previous !== undefined && previous !== bridged && previous.time > r.time && previous.time - r.time <= TIMESTAMP_BRIDGE_MS) {
+    return { target: previous, reason: 'previous', alternatives: [bridged] };
+  }
   if (bridged !== undefined) {
     return { target: bridged, reason: 'bridge', alternatives: previous !== undefined && previous !== bridged ? [previous] : [] };
   }

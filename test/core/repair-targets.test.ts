@@ -9,13 +9,13 @@ import { describe, expect, it } from 'vitest';
 import { TIMESTAMP_BRIDGE_MS } from '../../src/core/analysis.js';
 import { MinTree } from '../../src/core/collections.js';
 import type { RecordSummary } from '../../src/core/records.js';
-import { eligible, latestWithinWindow } from '../../src/core/repair-targets.js';
+import { eligible, latestWithinWindow, relinkTarget } from '../../src/core/repair-targets.js';
 import { standInAmong } from '../../src/core/resume-cli.js';
 import { resumeModel } from '../../src/core/resume.js';
 import type { SessionIndex } from '../../src/core/session-index.js';
 import { lintIndex } from '../../src/engine/linter.js';
 import { RULES } from '../../src/rules/index.js';
-import { assistant, compactBoundary, iso, jsonl, progress, system, T0, toolResult, user } from '../helpers/records.js';
+import { assistant, compactBoundary, iso, jsonl, progress, system, T0, toolResult, user, uuidOf } from '../helpers/records.js';
 import { sameTimeSession } from '../support/big-session.js';
 import { indexText } from '../support/corpus.js';
 import { prng } from '../support/tree.js';
@@ -228,5 +228,46 @@ describe('relink targets through reused uuids', () => {
     const model = resumeModel(index);
     expect(model.repairs.length).toBeGreaterThan(0);
     expect(() => lintIndex(index, { rules: RULES, severities: new Map() })).not.toThrow();
+  });
+});
+
+describe('relink target where the clock went back', () => {
+  // The shape of a corpus capture (claudeless, bash-permission-dialog): the
+  // "[Request interrupted by user for tool use]" row is stamped seconds after
+  // the rows written below it. With the next row's parent lost, the time
+  // window skips the interrupt (its time is after the orphan's) and bridges
+  // to the tool result before it, which the real CLI then resumed without
+  // the interrupt; the file's order names the row it hung from.
+  const rows = (orphanParent: string) =>
+    jsonl([
+      user('u1', { timestamp: iso(T0) }),
+      assistant('a1', { parent: 'u1', toolUse: ['t1'], timestamp: iso(T0 + 1_000) }),
+      toolResult('r1', { parent: 'a1', toolUseId: 't1', timestamp: iso(T0 + 1_100) }),
+      user('i1', { parent: 'r1', content: [{ type: 'text', text: '[Request interrupted by user for tool use]' }], timestamp: iso(T0 + 5_800) }),
+      user('m1', { parent: orphanParent, text: '<local-command-caveat>Caveat: local command</local-command-caveat>', timestamp: iso(T0 + 1_800), extra: { isMeta: true } }),
+    ]);
+
+  it('is the row written just before, the bridge its alternative', () => {
+    const index = indexText(rows('ghost'));
+    const orphan = index.byUuid.get(uuidOf('m1')) as RecordSummary;
+    const choice = relinkTarget(index, orphan);
+    expect(choice?.target.uuid).toBe(uuidOf('i1'));
+    expect(choice?.reason).toBe('previous');
+    expect(choice?.alternatives.map((r) => r.uuid)).toEqual([uuidOf('r1')]);
+  });
+
+  it('stays the bridge when the row before is stamped minutes after (another branch written out of order)', () => {
+    const index = indexText(rows('ghost').replace(iso(T0 + 5_800), iso(T0 + 120_000)));
+    const choice = relinkTarget(index, index.byUuid.get(uuidOf('m1')) as RecordSummary);
+    expect(choice?.target.uuid).toBe(uuidOf('r1'));
+    expect(choice?.reason).toBe('bridge');
+    expect(choice?.alternatives.map((r) => r.uuid)).toEqual([uuidOf('i1')]);
+  });
+
+  it('stays the bridge when the times agree with the file', () => {
+    const index = indexText(rows('ghost').replace(iso(T0 + 5_800), iso(T0 + 1_500)));
+    const choice = relinkTarget(index, index.byUuid.get(uuidOf('m1')) as RecordSummary);
+    expect(choice?.target.uuid).toBe(uuidOf('i1'));
+    expect(choice?.reason).toBe('bridge');
   });
 });
