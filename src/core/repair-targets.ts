@@ -307,13 +307,14 @@ function chooseRelinkTarget(index: SessionIndex, r: RecordSummary, exclude: Read
   const point = rewindPoint(index, r, previous, exclude);
   if (point !== undefined) return { target: point, reason: 'rewind-point', alternatives: previous === undefined ? [] : [previous] };
   const bridged = latestWithinWindow(index, r, exclude);
-  // The row written just before `r` is stamped after it, by less than the
-  // window: the clock stepped back here (corpus captures show it around an
-  // interrupted tool call, a few seconds out of order), and the file's
-  // order says more than the times do; the bridge would skip that row. A
-  // row stamped minutes after is another branch written out of order, and
-  // the bridge stays first.
-  if (bridged !== undefined && previous !== undefined && previous !== bridged && previous.time > r.time && previous.time - r.time <= TIMESTAMP_BRIDGE_MS) {
+  // Within the window, the file's order says more than the times do: the
+  // row written just before `r`, stamped at most 5 s from it on either side,
+  // goes first. Claude Code stamps rows a few milliseconds out of the order
+  // it writes them (a command's caveat after the command, in corpus
+  // captures), and seconds out around an interrupted tool call; the bridge
+  // takes the latest stamp and skips the row `r` was written after. A row
+  // stamped minutes away is another branch, and the bridge stays first.
+  if (bridged !== undefined && previous !== undefined && previous !== bridged && Math.abs(previous.time - r.time) <= TIMESTAMP_BRIDGE_MS) {
     return { target: previous, reason: 'previous', alternatives: [bridged] };
   }
   if (bridged !== undefined) {

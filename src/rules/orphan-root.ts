@@ -18,7 +18,7 @@
  * Relink to the row the record continues, chosen as for `phantom-parent`
  * (the tool call it answers, the response it continues, the rewind point of
  * a prompt typed again, the row resume would bridge to, the previous row;
- * the previous row first where the clock stepped back a few seconds).
+ * the previous row first when it is stamped within 5 s of the record).
  * Safe for a row that cannot start a conversation: a tool result, a row of
  * a response already under way, a row written within 5 s of the row it
  * continues. Unsafe for a typed prompt: a null parent can also mean the

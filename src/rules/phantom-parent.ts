@@ -32,10 +32,11 @@
  * it continues (same `message.id`); for a prompt typed again at a rewind,
  * the row the first attempt hangs from (never the tip of the abandoned
  * attempt); else the latest row at most 5 s older (the row resume bridges to
- * today), then the previous row in file order. Where the row written just
- * before is stamped after the record by at most 5 s (the clock stepped back
- * there), the time window would skip it: the previous row in file order
- * goes first, and the bridge is offered beside it. Only user and assistant rows
+ * today), then the previous row in file order; but the previous row goes
+ * first, the bridge offered beside it, when it is stamped within 5 s of the
+ * record (either side): rows are stamped slightly out of the order they are
+ * written, and the bridge, taking the latest stamp, skips the row the record
+ * was written after. Only user and assistant rows
  * on the same side and in the same compaction segment qualify, never a
  * descendant (no cycles), never a row of an abandoned attempt. Safe when the
  * evidence agrees and the target has no other child on the main chain;

@@ -231,7 +231,7 @@ describe('relink targets through reused uuids', () => {
   });
 });
 
-describe('relink target where the clock went back', () => {
+describe('relink target where the clock steps back', () => {
   // The shape of a corpus capture (claudeless, bash-permission-dialog): the
   // "[Request interrupted by user for tool use]" row is stamped seconds after
   // the rows written below it. With the next row's parent lost, the time
@@ -262,6 +262,20 @@ describe('relink target where the clock went back', () => {
     expect(choice?.target.uuid).toBe(uuidOf('r1'));
     expect(choice?.reason).toBe('bridge');
     expect(choice?.alternatives.map((r) => r.uuid)).toEqual([uuidOf('i1')]);
+  });
+
+  it('is the row written just before when a row written earlier is stamped later (a command\'s caveat after the command)', () => {
+    // The shape of a corpus session (claude-manager): the caveat of /cost is written first and stamped 1 ms after its command row.
+    const text = jsonl([
+      user('c1', { text: '<local-command-caveat>Caveat</local-command-caveat>', timestamp: iso(T0 + 1), extra: { isMeta: true } }),
+      user('c2', { parent: 'c1', text: '<command-name>/cost</command-name>', timestamp: iso(T0) }),
+      user('c3', { parent: 'ghost', text: '<local-command-stdout>cost</local-command-stdout>', timestamp: iso(T0 + 1) }),
+    ]);
+    const index = indexText(text);
+    const choice = relinkTarget(index, index.byUuid.get(uuidOf('c3')) as RecordSummary);
+    expect(choice?.target.uuid).toBe(uuidOf('c2'));
+    expect(choice?.reason).toBe('previous');
+    expect(choice?.alternatives.map((r) => r.uuid)).toEqual([uuidOf('c1')]);
   });
 
   it('stays the bridge when the times agree with the file', () => {
