@@ -382,9 +382,16 @@ export function renamedCopies(
   return out;
 }
 
-/** Which of a uuid's copies a row naming that uuid as parent belongs with. */
+/**
+ * Which of a uuid's copies a row naming that uuid as parent belongs with:
+ * one written before it (a row names a parent that exists when it is
+ * written), the one whose call it answers or whose response it continues,
+ * else the latest. A row of a response written before the copy that
+ * continues that response belongs with an earlier copy, not with it.
+ */
 function ownerCopy(copies: readonly RecordSummary[], child: RecordSummary): RecordSummary {
   for (const copy of copies) {
+    if (copy.ordinal > child.ordinal) continue;
     if (child.toolResultIds.some((t) => copy.toolUseIds.includes(t))) return copy;
     if (child.type === 'assistant' && child.messageId !== undefined && child.messageId === copy.messageId) return copy;
   }

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { TIMESTAMP_BRIDGE_MS } from '../../src/core/analysis.js';
 import { MinTree } from '../../src/core/collections.js';
 import type { RecordSummary } from '../../src/core/records.js';
-import { eligible, latestWithinWindow, relinkTarget } from '../../src/core/repair-targets.js';
+import { eligible, latestWithinWindow, relinkTarget, renamedCopies } from '../../src/core/repair-targets.js';
 import { standInAmong } from '../../src/core/resume-cli.js';
 import { resumeModel } from '../../src/core/resume.js';
 import type { SessionIndex } from '../../src/core/session-index.js';
@@ -283,5 +283,26 @@ describe('relink target where the clock steps back', () => {
     const choice = relinkTarget(index, index.byUuid.get(uuidOf('m1')) as RecordSummary);
     expect(choice?.target.uuid).toBe(uuidOf('i1'));
     expect(choice?.reason).toBe('bridge');
+  });
+});
+
+describe('the rows that belong with a reused uuid\'s later copy', () => {
+  it('leave out a row of the same response written before the copy (it hangs from the earlier copy)', () => {
+    // A planted shape on a real session (claude-code-log): the tool_use row of a response reuses the uuid of
+    // the tool result the response's text row hangs from. The text row, written first, shares the copy's
+    // message.id, and was moved under the copy, making a cycle the duplicate-uuid fix would not apply.
+    const text = jsonl([
+      user('u1', { timestamp: iso(T0) }),
+      assistant('a1', { parent: 'u1', toolUse: ['t1'], messageId: 'm1', timestamp: iso(T0 + 1_000) }),
+      toolResult('X', { parent: 'a1', toolUseId: 't1', timestamp: iso(T0 + 2_000) }),
+      assistant('a2', { parent: 'X', text: 'let me look', messageId: 'm2', timestamp: iso(T0 + 3_000) }),
+      assistant('X', { parent: 'a2', toolUse: ['t2'], messageId: 'm2', timestamp: iso(T0 + 4_000) }),
+      toolResult('r2', { parent: 'X', toolUseId: 't2', timestamp: iso(T0 + 5_000) }),
+    ]);
+    const index = indexText(text);
+    const renamed = renamedCopies(index, () => true);
+    expect(renamed).toHaveLength(1);
+    expect(renamed[0]?.record.line).toBe(5);
+    expect(renamed[0]?.children.map((c) => c.uuid)).toEqual([uuidOf('r2')]);
   });
 });
