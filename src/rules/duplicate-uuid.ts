@@ -22,9 +22,10 @@
  * message differs, counts as a message resume loses (`resume.total`). Genuinely different records: give the
  * later one a new uuid, derived deterministically from the old one and its
  * line, and re-point the rows that belong with it: a row naming the
- * shared uuid whose tool results answer that copy's tool call, that
- * continues that copy's API response, or that was written after that copy
- * and before the next one. Unsafe: which copy a row meant is inferred. The
+ * shared uuid, written after that copy, whose tool results answer that
+ * copy's tool call, that continues that copy's API response, or that comes
+ * before the next copy (a row names a parent that exists when it is
+ * written). Unsafe: which copy a row meant is inferred. The
  * rename comes before any relink of the rows around it (`cclint fix`
  * resolves duplicates first), so a row that lost its parent next to the
  * renamed copy is relinked to the copy's new uuid, not to the first copy.
