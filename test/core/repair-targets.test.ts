@@ -238,30 +238,32 @@ describe('relink target where the clock steps back', () => {
   // window skips the interrupt (its time is after the orphan's) and bridges
   // to the tool result before it, which the real CLI then resumed without
   // the interrupt; the file's order names the row it hung from.
-  const rows = (orphanParent: string) =>
+  const interrupted = (interruptAt: number) =>
     jsonl([
       user('u1', { timestamp: iso(T0) }),
       assistant('a1', { parent: 'u1', toolUse: ['t1'], timestamp: iso(T0 + 1_000) }),
       toolResult('r1', { parent: 'a1', toolUseId: 't1', timestamp: iso(T0 + 1_100) }),
-      user('i1', { parent: 'r1', content: [{ type: 'text', text: '[Request interrupted by user for tool use]' }], timestamp: iso(T0 + 5_800) }),
-      user('m1', { parent: orphanParent, text: '<local-command-caveat>Caveat: local command</local-command-caveat>', timestamp: iso(T0 + 1_800), extra: { isMeta: true } }),
+      user('i1', { parent: 'r1', content: [{ type: 'text', text: '[Request interrupted by user for tool use]' }], timestamp: iso(T0 + interruptAt) }),
+      user('m1', { parent: 'ghost', text: '<local-command-caveat>Caveat: local command</local-command-caveat>', timestamp: iso(T0 + 1_800), extra: { isMeta: true } }),
     ]);
 
+  /** The target of `orphan`'s broken link in `text`, its reason and the other rows offered, by short id. */
+  const choiceIn = (text: string, orphan: string) => {
+    const index = indexText(text);
+    const choice = relinkTarget(index, index.byUuid.get(uuidOf(orphan)) as RecordSummary);
+    return { target: choice?.target.uuid, reason: choice?.reason, alternatives: choice?.alternatives.map((r) => r.uuid) };
+  };
+
   it('is the row written just before, the bridge its alternative', () => {
-    const index = indexText(rows('ghost'));
-    const orphan = index.byUuid.get(uuidOf('m1')) as RecordSummary;
-    const choice = relinkTarget(index, orphan);
-    expect(choice?.target.uuid).toBe(uuidOf('i1'));
-    expect(choice?.reason).toBe('previous');
-    expect(choice?.alternatives.map((r) => r.uuid)).toEqual([uuidOf('r1')]);
+    expect(choiceIn(interrupted(5_800), 'm1')).toEqual({ target: uuidOf('i1'), reason: 'previous', alternatives: [uuidOf('r1')] });
   });
 
   it('stays the bridge when the row before is stamped minutes after (another branch written out of order)', () => {
-    const index = indexText(rows('ghost').replace(iso(T0 + 5_800), iso(T0 + 120_000)));
-    const choice = relinkTarget(index, index.byUuid.get(uuidOf('m1')) as RecordSummary);
-    expect(choice?.target.uuid).toBe(uuidOf('r1'));
-    expect(choice?.reason).toBe('bridge');
-    expect(choice?.alternatives.map((r) => r.uuid)).toEqual([uuidOf('i1')]);
+    expect(choiceIn(interrupted(120_000), 'm1')).toEqual({ target: uuidOf('r1'), reason: 'bridge', alternatives: [uuidOf('i1')] });
+  });
+
+  it('stays the bridge when the times agree with the file', () => {
+    expect(choiceIn(interrupted(1_500), 'm1')).toEqual({ target: uuidOf('i1'), reason: 'bridge', alternatives: [] });
   });
 
   it('is the row written just before when a row written earlier is stamped later (a command\'s caveat after the command)', () => {
@@ -271,18 +273,7 @@ describe('relink target where the clock steps back', () => {
       user('c2', { parent: 'c1', text: '<command-name>/cost</command-name>', timestamp: iso(T0) }),
       user('c3', { parent: 'ghost', text: '<local-command-stdout>cost</local-command-stdout>', timestamp: iso(T0 + 1) }),
     ]);
-    const index = indexText(text);
-    const choice = relinkTarget(index, index.byUuid.get(uuidOf('c3')) as RecordSummary);
-    expect(choice?.target.uuid).toBe(uuidOf('c2'));
-    expect(choice?.reason).toBe('previous');
-    expect(choice?.alternatives.map((r) => r.uuid)).toEqual([uuidOf('c1')]);
-  });
-
-  it('stays the bridge when the times agree with the file', () => {
-    const index = indexText(rows('ghost').replace(iso(T0 + 5_800), iso(T0 + 1_500)));
-    const choice = relinkTarget(index, index.byUuid.get(uuidOf('m1')) as RecordSummary);
-    expect(choice?.target.uuid).toBe(uuidOf('i1'));
-    expect(choice?.reason).toBe('bridge');
+    expect(choiceIn(text, 'c3')).toEqual({ target: uuidOf('c2'), reason: 'previous', alternatives: [uuidOf('c1')] });
   });
 });
 
