@@ -383,11 +383,12 @@ export function renamedCopies(
 }
 
 /**
- * Which of a uuid's copies a row naming that uuid as parent belongs with:
- * one written before it (a row names a parent that exists when it is
- * written), the one whose call it answers or whose response it continues,
- * else the latest. A row of a response written before the copy that
- * continues that response belongs with an earlier copy, not with it.
+ * Which of a uuid's copies a row naming that uuid as parent belongs with.
+ * Only copies written before it qualify (a row names a parent that exists
+ * when it is written): the one whose call it answers or whose response it
+ * continues, else the latest of them (the first copy when none is). So a
+ * row of a response written before the copy that continues that response
+ * stays with an earlier copy.
  */
 function ownerCopy(copies: readonly RecordSummary[], child: RecordSummary): RecordSummary {
   for (const copy of copies) {
