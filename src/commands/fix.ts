@@ -254,8 +254,7 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
       const only = options.rule.length > 0 ? new Set(options.rule) : undefined;
       const prompts = interactive ? interactivePolicy(io, color, diff) : undefined;
       const registry = new ProjectRegistry(discovery.projectFiles);
-      const plans: FilePlan[] = [];
-      // Every file planned, in order, the ones left alone as not transcripts too: what the machine formats report.
+      // Every file planned, in order, the ones left alone as not transcripts too (what the machine formats report).
       const reported: FilePlan[] = [];
       const notWritten = new Set<FilePlan>();
       const skippedFiles: Array<{ readonly shown: string; readonly reason: string }> = [];
@@ -343,7 +342,6 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
                 skipFile(file.displayPath, NOT_A_TRANSCRIPT);
                 continue;
               }
-              plans.push(plan);
               hiddenUnsafe += plan.skipped.filter((s) => s.applicability === 'unsafe' && !allow.has('unsafe')).length;
               const left = countBySeverity(plan.remaining);
               errorsLeft += left.errorCount;
@@ -385,13 +383,15 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
                   ? `cclint could not process it (${error.message}; a record nested too deep?)`
                   : `internal error: ${error instanceof Error ? error.message : String(error)}`;
             skipFile(file.displayPath, reason);
-            const planned = plans.find((p) => p.file.path === file.path);
+            const planned = reported.find((p) => p.file.path === file.path);
             if (planned !== undefined) notWritten.add(planned);
           }
         }
       }
 
       progress.clear();
+      /** The transcripts planned: what the summary counts and `files` lists. */
+      const plans = reported.filter((p) => !isForeign(p));
       const tooManyWarnings =
         options.maxWarnings !== undefined && warningsLeft > options.maxWarnings ? { maxWarnings: options.maxWarnings, foundWarnings: warningsLeft } : undefined;
       if (options.dryRun === true && options.format !== 'stylish') {
