@@ -29,7 +29,7 @@ import { planBytes } from '../helpers/plan-bytes.js';
 import { RULES } from '../../src/rules/index.js';
 import { type BreakKind, BREAK_KINDS, injectBreak } from '../support/breaks.js';
 import { corpusFiles, indexText, realMainSessions, SHARED_CORPUS } from '../support/corpus.js';
-import { askCli, loadedUuids, type OracleAnswer, oracleAvailable } from './oracle.js';
+import { askCli, loadedUuids, type OracleAnswer, oracleAvailable, oracleRows, type OracleFileRow } from './oracle.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const available = oracleAvailable();
@@ -89,6 +89,29 @@ function sameRows(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && new Set(a).size === new Set([...a, ...b]).size;
 }
 
+/**
+ * Rows where the model and the CLI provably disagree: a row whose text no
+ * other row of the file holds shows in the request exactly when the CLI
+ * loaded it, so the request proves it sent or did not send that row, with
+ * none of the oracle's guessing (a text two rows hold is credited to one
+ * of them; rows between two credited rows are filled in). Rows without a
+ * text of their own (tool calls, thinking) are not judged here.
+ */
+function provableDifferences(rows: readonly OracleFileRow[], answer: OracleAnswer, modelLines: ReadonlySet<number>): string[] {
+  const holders = new Map<string, number>();
+  for (const r of rows) for (const f of new Set(r.fps)) holders.set(`${r.type[0]}:${f}`, (holders.get(`${r.type[0]}:${f}`) ?? 0) + 1);
+  const sent = new Set(contentFps(answer));
+  const out: string[] = [];
+  for (const r of rows) {
+    if (r.meta || r.side || r.silent) continue;
+    const own = r.fps.map((f) => `${r.type[0]}:${f}`).filter((f) => f.startsWith(`${r.type[0]}:tx:`) && holders.get(f) === 1);
+    if (own.length === 0) continue;
+    const byCli = own.some((f) => sent.has(f));
+    if (byCli !== modelLines.has(r.line)) out.push(`line ${r.line} ${byCli ? 'sent by the CLI, not in the model' : 'in the model, not sent by the CLI'}`);
+  }
+  return out;
+}
+
 describe.runIf(available.ok && corpusThere)('cclint against the real claude --resume', () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cclint-cli-diff-'));
   // CCLINT_KEEP=1 keeps the variants for a closer look.
@@ -134,29 +157,37 @@ describe.runIf(available.ok && corpusThere)('cclint against the real claude --re
     fs.writeFileSync(path.join(here, '.cache', 'partial.txt'), `${unrestored.join('\n')}\n`);
   });
 
-  it('counts the rows the CLI sends, on the corpus and on broken variants', () => {
-    const byKind = new Map<string, { exact: number; near: number; n: number; misses: string[] }>();
+  it('counts the rows the CLI sends, on the corpus and on broken variants', async () => {
+    const byKind = new Map<string, { exact: number; near: number; proven: number; n: number; misses: string[]; differences: string[] }>();
     for (const c of cases) {
-      const want = loadedUuids(answers.get(c.file) as OracleAnswer);
-      const got = resumeModel(indexText(fs.readFileSync(c.file))).messages.map((m) => m.uuid as string);
-      const k = byKind.get(c.kind) ?? { exact: 0, near: 0, n: 0, misses: [] };
+      const answer = answers.get(c.file) as OracleAnswer;
+      const want = loadedUuids(answer);
+      const messages = resumeModel(indexText(fs.readFileSync(c.file))).messages;
+      const got = messages.map((m) => m.uuid as string);
+      const k = byKind.get(c.kind) ?? { exact: 0, near: 0, proven: 0, n: 0, misses: [], differences: [] };
       k.n++;
       if (sameRows(want, got)) k.exact++;
       else {
         if (Math.abs(want.length - got.length) <= 0.02 * Math.max(1, want.length)) k.near++;
         k.misses.push(`${c.label}: CLI ${want.length}, model ${got.length}`);
       }
+      const differences = provableDifferences(await oracleRows(c.file), answer, new Set(messages.map((m) => m.line)));
+      if (differences.length === 0) k.proven++;
+      else k.differences.push(`${c.label}: ${differences.slice(0, 3).join('; ')}`);
       byKind.set(c.kind, k);
     }
     const all = [...byKind.values()];
     const broken = all.filter((_, i) => [...byKind.keys()][i] !== 'corpus');
     const sum = (ks: typeof all, f: (k: (typeof all)[0]) => number) => ks.reduce((n, k) => n + f(k), 0);
-    report.push('| files | `resume.loaded` equals the CLI | within 2% |', '| --- | --- | --- |');
-    for (const [kind, k] of byKind) report.push(`| ${kind} (${k.n}) | ${k.exact} | ${k.exact + k.near} |`);
+    report.push('| files | `resume.loaded` equals the CLI | within 2% | no row with a text of its own differs |', '| --- | --- | --- | --- |');
+    for (const [kind, k] of byKind) report.push(`| ${kind} (${k.n}) | ${k.exact} | ${k.exact + k.near} | ${k.proven} |`);
     const corpus = byKind.get('corpus') as (typeof all)[0];
     expect(corpus.exact / corpus.n, corpus.misses.join('\n')).toBeGreaterThanOrEqual(0.95);
     const exact = sum(broken, (k) => k.exact) / sum(broken, (k) => k.n);
     expect(exact, broken.flatMap((k) => k.misses).join('\n')).toBeGreaterThanOrEqual(0.95);
+    // Where the request itself shows what was sent, the model and the CLI agree (the oracle's guesses aside).
+    expect(corpus.proven / corpus.n, corpus.differences.join('\n')).toBeGreaterThanOrEqual(0.99);
+    expect(sum(broken, (k) => k.proven) / sum(broken, (k) => k.n), broken.flatMap((k) => k.differences).join('\n')).toBeGreaterThanOrEqual(0.99);
   });
 
   it('repairs every kind of break without making any file worse or adding what was never there', () => {

@@ -127,6 +127,24 @@ export async function askCli(files: readonly string[], jobs = 2): Promise<Map<st
   return answers;
 }
 
+/** A user or assistant row of a transcript as the oracle reads it: its blocks' fingerprints (as in `fps`, without the role). */
+export interface OracleFileRow {
+  readonly line: number;
+  readonly type: string;
+  readonly meta: boolean;
+  readonly side: boolean;
+  /** A row the request cannot show even when loaded (an API error, thinking only). */
+  readonly silent: boolean;
+  readonly fps: readonly string[];
+}
+
+/** The oracle's own reading of a file's rows (its `readRows`), so that fingerprints are made the way `fps` are. */
+export async function oracleRows(file: string): Promise<readonly OracleFileRow[]> {
+  process.env.CLAUDE_BIN ??= BINARY;
+  const module = (await import(path.join(ORACLE_DIR, 'cli-oracle.mjs'))) as { readRows: (file: string) => OracleFileRow[] };
+  return module.readRows(file);
+}
+
 /** What the API validator says of the request the CLI sent (rules of level error or likely only). */
 export interface RequestAnswer extends OracleAnswer {
   /** API rules the request breaks, as the validator names them (one per violation). */
