@@ -183,32 +183,27 @@ const API_ERROR_AND_END_CASES: readonly CliCase[] = [
   },
 ];
 
+/** u1 a1 (message m1) u2, then a reply of thinking alone with message.id `id`, ending the history. */
+function thinkingOnlyLast(id: 'm1' | 'm2', signature: string): string {
+  resetClock();
+  return jsonl([
+    user('u1'),
+    assistant('a1', { parent: 'u1', messageId: 'm1' }),
+    user('u2', { parent: 'a1' }),
+    assistant('a2', { parent: 'u2', messageId: id, content: [{ type: 'thinking', thinking: 'hmm', signature }] }),
+  ]);
+}
+
 /** A row of thinking alone, as a response of its own (each measured on the binary). */
 const THINKING_ONLY_CASES: readonly CliCase[] = [
   {
     name: 'sends a thinking-only response ending the history when its message.id has another message before a real turn',
-    text: () => {
-      resetClock();
-      return jsonl([
-        user('u1'),
-        assistant('a1', { parent: 'u1', messageId: 'm1' }),
-        user('u2', { parent: 'a1' }),
-        assistant('a2', { parent: 'u2', messageId: 'm1', content: [{ type: 'thinking', thinking: 'hmm', signature: 'SigT1' }] }),
-      ]);
-    },
+    text: () => thinkingOnlyLast('m1', 'SigT1'),
     loaded: ids('u1', 'a1', 'u2', 'a2'),
   },
   {
     name: 'does not send a thinking-only response ending the history whose message.id is its own',
-    text: () => {
-      resetClock();
-      return jsonl([
-        user('u1'),
-        assistant('a1', { parent: 'u1', messageId: 'm1' }),
-        user('u2', { parent: 'a1' }),
-        assistant('a2', { parent: 'u2', messageId: 'm2', content: [{ type: 'thinking', thinking: 'hmm', signature: 'SigT2' }] }),
-      ]);
-    },
+    text: () => thinkingOnlyLast('m2', 'SigT2'),
     loaded: ids('u1', 'a1', 'u2'),
   },
   {
