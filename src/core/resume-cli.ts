@@ -261,7 +261,7 @@ function buildGraph(index: SessionIndex, options: CliReadOptions, ids: UuidSpace
       continue;
     }
     // Measured: a compaction forgets the checkpoint written before it (that one still counts as written).
-    if (r.type === 'system' && r.subtype === 'compact_boundary') {
+    if (isCompaction(r)) {
       checkpoint = undefined;
       checkpointExplicit = false;
     }
@@ -520,6 +520,15 @@ function walk(graph: CliGraph, leaf: RecordSummary): { rows: RecordSummary[]; en
 }
 
 /**
+ * A full compaction's boundary, the one measured on the binary: a
+ * microcompaction trims old tool output and starts nothing, so this is
+ * narrower than `isCompactBoundary` (records.ts).
+ */
+function isCompaction(r: RecordSummary): boolean {
+  return r.type === 'system' && r.subtype === 'compact_boundary';
+}
+
+/**
  * The chain from its last compact boundary on: the CLI sends what follows a
  * compaction, whether the boundary starts the chain (its parent is null,
  * as Claude Code writes it) or was linked to the history before it
@@ -528,7 +537,7 @@ function walk(graph: CliGraph, leaf: RecordSummary): { rows: RecordSummary[]; en
 function afterLastCompaction(chain: RecordSummary[]): RecordSummary[] {
   for (let i = chain.length - 1; i > 0; i--) {
     const r = chain[i] as RecordSummary;
-    if (r.type === 'system' && r.subtype === 'compact_boundary') return chain.slice(i);
+    if (isCompaction(r)) return chain.slice(i);
   }
   return chain;
 }
