@@ -307,21 +307,18 @@ function chooseRelinkTarget(index: SessionIndex, r: RecordSummary, exclude: Read
   const point = rewindPoint(index, r, previous, exclude);
   if (point !== undefined) return { target: point, reason: 'rewind-point', alternatives: previous === undefined ? [] : [previous] };
   const bridged = latestWithinWindow(index, r, exclude);
-  // Within the window, the file's order says more than the times do: the
-  // row written just before `r`, stamped at most 5 s from it on either side,
-  // goes first. Claude Code stamps rows a few milliseconds out of the order
-  // it writes them (a command's caveat after the command, in corpus
-  // captures), and seconds out around an interrupted tool call; the bridge
-  // takes the latest stamp and skips the row `r` was written after. A row
-  // stamped minutes away is another branch, and the bridge stays first.
-  if (bridged !== undefined && previous !== undefined && previous !== bridged && Math.abs(previous.time - r.time) <= TIMESTAMP_BRIDGE_MS) {
-    return { target: previous, reason: 'previous', alternatives: [bridged] };
-  }
-  if (bridged !== undefined) {
-    return { target: bridged, reason: 'bridge', alternatives: previous !== undefined && previous !== bridged ? [previous] : [] };
-  }
-  if (previous === undefined) return undefined;
-  return { target: previous, reason: 'previous', alternatives: [] };
+  if (bridged === undefined) return previous === undefined ? undefined : { target: previous, reason: 'previous', alternatives: [] };
+  if (previous === undefined || previous === bridged) return { target: bridged, reason: 'bridge', alternatives: [] };
+  // The two disagree. Within the window the file's order says more than the
+  // times do: the row written just before `r`, stamped at most 5 s from it
+  // on either side, goes first. Claude Code stamps rows a few milliseconds
+  // out of the order it writes them (a command's caveat after the command,
+  // in corpus captures), and seconds out around an interrupted tool call;
+  // the bridge takes the latest stamp and skips the row `r` was written
+  // after. A row stamped minutes away is another branch: the bridge first.
+  return Math.abs(previous.time - r.time) <= TIMESTAMP_BRIDGE_MS
+    ? { target: previous, reason: 'previous', alternatives: [bridged] }
+    : { target: bridged, reason: 'bridge', alternatives: [previous] };
 }
 
 /** A uuid two different records carry: the later copy's new uuid, and who belongs to it. */
