@@ -112,15 +112,15 @@ const NOT_A_TRANSCRIPT = 'not a transcript: no line of it is a Claude Code trans
  * projects folder where a few sessions have something to fix, that is
  * most of the run's reading done in parallel instead of in turn. A file
  * that could not be read, or is not a transcript, is not in the map: it is
- * planned, and reported, as before. `offersFix` is the planner's, handed in
- * because the planner's modules load only once `fix` runs.
+ * planned, and reported, as before. `offered` is the planner's own test
+ * ({@link offersFix} in plan.ts), handed in because the planner's modules
+ * load only once `fix` runs.
  */
 async function nothingToPlan(
   io: Io,
   discovery: Discovery,
   lint: LintOptions,
-  rules: ReadonlySet<string> | undefined,
-  offersFix: (finding: Finding, lint: LintOptions, rules: ReadonlySet<string> | undefined) => boolean,
+  offered: (finding: Finding) => boolean,
   show: boolean,
 ): Promise<Map<string, FileResult>> {
   const progress = sessionProgress(io, 'checking', discovery.groups.length, show);
@@ -128,7 +128,7 @@ async function nothingToPlan(
   progress.clear();
   const settled = new Map<string, FileResult>();
   for (const result of run.results) {
-    if (result.notTranscript === true || result.findings.some((f) => f.ruleId === 'not-a-transcript' || offersFix(f, lint, rules))) continue;
+    if (result.notTranscript === true || result.findings.some((f) => f.ruleId === 'not-a-transcript' || offered(f))) continue;
     settled.set(result.filePath, result);
   }
   return settled;
@@ -237,7 +237,7 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
       // The write path loads only when fix runs, so `check` starts fast.
       const diff = await import('../repair/diff.js');
       const { colorDiff, rewritePatch, renderPatch } = diff;
-      const { offersFix, planFile } = await import('../repair/plan.js');
+      const { offersFix, optInRuleIds, planFile } = await import('../repair/plan.js');
       const { commitPlan, liveRefusalNow, recoverJournals } = await import('../repair/write.js');
       const { nodeFs } = await import('../repair/fs-port.js');
       if (options.dryRun !== true) {
@@ -275,9 +275,10 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
       // The machine formats report every file's plan, and --strip-thinking asks for a fix no rule
       // reports: then every file is planned. One file alone is planned at once (a check first would read it twice).
       const fileCount = discovery.groups.reduce((n, g) => n + g.files.length, 0);
+      const optIn = optInRuleIds(lint);
       const settled =
         options.format === 'stylish' && options.stripThinking !== true && fileCount > 1
-          ? await nothingToPlan(io, discovery, lint, only, offersFix, !interactive)
+          ? await nothingToPlan(io, discovery, lint, (f) => offersFix(f, optIn, only), !interactive)
           : new Map<string, FileResult>();
       /** Transcripts left unplanned, with nothing to fix: counted with the plans. */
       let unplanned = 0;

@@ -442,26 +442,20 @@ function summaryOf(m: ResumeModel): ResumeSummary {
   return { loaded: m.loaded, total: m.total, fidelity: Math.round(m.fidelity * 1000) / 1000, sdk: m.sdk };
 }
 
+/** The rules whose fixes change what a healthy session holds (content shape, synthetic tool results): applied only when named. */
+export function optInRuleIds(lint: Pick<LintOptions, 'rules'>): ReadonlySet<string> {
+  return new Set(lint.rules.filter((r) => r.meta.optInFix === true).map((r) => r.meta.id));
+}
+
 /**
  * Whether a plan would offer this finding's fix without a flag asking for
  * it: it has one, its rule may fix (`rules`, from `--rule`), and a rule
- * whose fixes are opt-in is named there. What `fix` relies on to leave a
- * file with no such finding unplanned.
+ * whose fixes are opt-in ({@link optInRuleIds}) is named there. What `fix`
+ * relies on to leave a file with no such finding unplanned.
  */
-export function offersFix(finding: Finding, lint: Pick<LintOptions, 'rules'>, rules: ReadonlySet<string> | undefined): boolean {
+export function offersFix(finding: Finding, optIn: ReadonlySet<string>, rules: ReadonlySet<string> | undefined): boolean {
   if (finding.fix === undefined || (rules !== undefined && !rules.has(finding.ruleId))) return false;
-  return rules?.has(finding.ruleId) === true || !optInRules(lint).has(finding.ruleId);
-}
-
-/** The rules whose fixes change what a healthy session holds (content shape, synthetic tool results): applied only when named. */
-const optInCache = new WeakMap<readonly unknown[], ReadonlySet<string>>();
-function optInRules(lint: Pick<LintOptions, 'rules'>): ReadonlySet<string> {
-  let ids = optInCache.get(lint.rules);
-  if (ids === undefined) {
-    ids = new Set(lint.rules.filter((r) => r.meta.optInFix === true).map((r) => r.meta.id));
-    optInCache.set(lint.rules, ids);
-  }
-  return ids;
+  return rules?.has(finding.ruleId) === true || !optIn.has(finding.ruleId);
 }
 
 /**
@@ -505,6 +499,7 @@ export async function planFile(
   const refused = new Map<string, string>();
   const history: string[] = [sha256Before];
   const ruleOrder = new Map(lint.rules.map((r, i) => [r.meta.id, i]));
+  const optIn = optInRuleIds(lint);
   const skip = (c: Pick<Candidate, 'ruleId' | 'line' | 'title' | 'applicability'>, reason: string): void => {
     const key = `${c.ruleId}:${c.line}:${c.title}`;
     skipped.set(key, { ruleId: c.ruleId, title: c.title, applicability: c.applicability, line: c.line, reason });
@@ -515,7 +510,7 @@ export async function planFile(
     const candidates: Candidate[] = [];
     const touched = new Set<number>();
     const ordered = state.findings
-      .filter((f) => offersFix(f, lint, policy.rules))
+      .filter((f) => offersFix(f, optIn, policy.rules))
       .filter((f) => !causesFirst || CAUSE_RULES.has(f.ruleId))
       .sort((a, b) => a.line - b.line || (ruleOrder.get(a.ruleId) ?? 0) - (ruleOrder.get(b.ruleId) ?? 0));
     // What a flag asked for goes first, once the causes are repaired; a
@@ -680,13 +675,7 @@ export async function planFile(
     // on the result.
     const causesFirst =
       !causesDone &&
-      state.findings.some(
-        (f) =>
-          f.fix !== undefined &&
-          (policy.rules === undefined || policy.rules.has(f.ruleId)) &&
-          CAUSE_RULES.has(f.ruleId) &&
-          policy.allow.has(f.fix.applicability),
-      );
+      state.findings.some((f) => CAUSE_RULES.has(f.ruleId) && offersFix(f, optIn, policy.rules) && policy.allow.has((f.fix as Fix).applicability));
     const candidates = await choose(state, causesFirst);
     return { causesFirst, batch: candidates.length === 0 ? undefined : batchOf(state, candidates, policy.checkRequest === true) };
   };

@@ -7,7 +7,7 @@ import { defineRule, type Rule } from '../../src/rules/rule.js';
 import { setFieldsEdits } from '../../src/core/fix-builders.js';
 import { ConcurrentModificationError } from '../../src/core/errors.js';
 import { bufferSource } from '../../src/core/reader.js';
-import { MAX_PASSES, offersFix, planFile } from '../../src/repair/plan.js';
+import { MAX_PASSES, offersFix, optInRuleIds, planFile } from '../../src/repair/plan.js';
 import { planBytes } from '../helpers/plan-bytes.js';
 import { assistant, jsonl, resetClock, toolResult, user } from '../helpers/records.js';
 import { indexText } from '../support/corpus.js';
@@ -181,14 +181,16 @@ describe('planFile', () => {
 
 describe('offersFix', () => {
   const fix = { title: 't', applicability: 'safe' as const, edits: () => [] };
+  const optIn = optInRuleIds(all);
   const finding = (ruleId: string, withFix = true) => ({ ruleId, messageId: 'm', severity: 'error' as const, message: 'm', line: 1, ...(withFix ? { fix } : {}) });
 
   it('offers a rule\'s fix unless --rule names other rules; an opt-in rule\'s only when named', () => {
-    expect(offersFix(finding('phantom-parent'), all, undefined)).toBe(true);
-    expect(offersFix(finding('phantom-parent', false), all, undefined)).toBe(false);
-    expect(offersFix(finding('phantom-parent'), all, new Set(['duplicate-uuid']))).toBe(false);
-    expect(offersFix(finding('string-content'), all, undefined)).toBe(false);
-    expect(offersFix(finding('string-content'), all, new Set(['phantom-parent']))).toBe(false);
-    expect(offersFix(finding('string-content'), all, new Set(['string-content']))).toBe(true);
+    expect([...optIn].sort()).toEqual(['dangling-tool-use', 'orphan-tool-result', 'string-content']);
+    expect(offersFix(finding('phantom-parent'), optIn, undefined)).toBe(true);
+    expect(offersFix(finding('phantom-parent', false), optIn, undefined)).toBe(false);
+    expect(offersFix(finding('phantom-parent'), optIn, new Set(['duplicate-uuid']))).toBe(false);
+    expect(offersFix(finding('string-content'), optIn, undefined)).toBe(false);
+    expect(offersFix(finding('string-content'), optIn, new Set(['phantom-parent']))).toBe(false);
+    expect(offersFix(finding('string-content'), optIn, new Set(['string-content']))).toBe(true);
   });
 });
