@@ -484,7 +484,8 @@ function inResponse(index: SessionIndex, m: RecordSummary, messageId: string): b
  *   `message.id`) whose parent is neither a row of that response nor a
  *   result answering it, nor the parent of an earlier row of it;
  * - the first row of a response whose parent was written before the user
- *   row it answers (the latest user row before it in the file).
+ *   row it answers (the latest user row before it in the file), unless that
+ *   parent is a row of its own `message.id`, the target a relink would pick.
  *
  * Hooks, attachments and progress rows between a row and its parent are
  * looked through. A row whose uuid, or whose parent's, two records share is
@@ -531,6 +532,10 @@ export function misplacedParents(index: SessionIndex): RecordSummary[] {
       if (inResponse(index, m, r.messageId as string) || siblings.some((o) => o.ordinal < r.ordinal && o.parentUuid === r.parentUuid)) continue;
       out.push(r);
     } else if (r.type === 'assistant' && before !== -1 && parent.ordinal < before && !isCompactBoundary(parent)) {
+      // Under a row of its own response it is where the repair would put it
+      // (the previous row of that response comes first): flagging it would
+      // have the fix move it away and the next run move it back.
+      if (r.messageId !== undefined && inResponse(index, m, r.messageId)) continue;
       out.push(r);
     }
   }

@@ -9,7 +9,10 @@
  * assistant row before it has its `message.id`; an id that comes back after
  * another response is a new response reusing it) whose parent is outside
  * that response; the first row of
- * a response whose parent was written before the user row it answers.
+ * a response whose parent was written before the user row it answers
+ * (unless that parent is a row of its own `message.id`: where the fix
+ * would put it, so flagging it would have one pass move it away and the
+ * next move it back).
  * Hooks, attachments and progress rows between a row and its parent are
  * looked through. Rows that lost their `message.id` (a third-party rewrite
  * such as the hive-mind extractor's) are told apart by the run of assistant

@@ -23,6 +23,20 @@ ruleTester(rule, {
       ],
     },
     {
+      // Found by fixing mutated corpus files twice (two rows swapped): flagged as the first row of a new
+      // response, the row was relinked to u1 (the row stamped just before it), then flagged again as a row of
+      // the response a1 began and relinked back: one plan undid its own fix. Under a row of its own
+      // response, it is where the repair would put it.
+      name: 'a response id back after another response, under the earlier row of that response',
+      records: [
+        user('u1', { timestamp: '2026-01-05T03:00:03.000Z' }),
+        assistant('a1', { parent: 'u1', messageId: 'M1', text: 'first block', timestamp: '2026-01-05T03:00:04.000Z' }),
+        assistant('a2', { parent: 'a1', messageId: 'M2', text: 'another answer', timestamp: '2026-01-05T03:00:30.000Z' }),
+        user('u2', { parent: 'a2', timestamp: '2026-01-05T03:00:40.000Z' }),
+        assistant('a1b', { parent: 'a1', messageId: 'M1', text: 'second block', timestamp: '2026-01-05T03:00:06.000Z' }),
+      ],
+    },
+    {
       name: 'a tool result under its call, the next response under the result',
       records: [user('u1'), assistant('a1', { parent: 'u1', toolUse: ['t1'] }), toolResult('r1', { parent: 'a1', toolUseId: 't1' }), assistant('a2', { parent: 'r1' })],
     },
