@@ -10,7 +10,8 @@
  * that adds a finding or lowers resume fidelity is retried one fix at a
  * time, and any fix that does so on its own is dropped with the reason. It
  * stops when nothing applies, after ten passes, or when the text comes back
- * to what it was two passes ago (two fixes undoing each other).
+ * to what it was two passes ago (two fixes undoing each other: neither is
+ * reported as made, both as not applied).
  *
  * Untouched lines keep their exact bytes; a changed record is written as
  * compact JSON in its original key order.
@@ -707,7 +708,15 @@ export async function planFile(
       applied.push({ ruleId: c.ruleId, title: c.title, applicability: c.applicability, edits: c.edits, pass });
     }
     const hash = currentState().sha256;
-    if (history.length >= 2 && history[history.length - 2] === hash) break; // fixes undo each other
+    if (history.length >= 2 && history[history.length - 2] === hash) {
+      // The last two passes undid each other: the text is what it was before
+      // them, so none of their fixes is in it, and none is reported as made.
+      const first = applied.findIndex((a) => a.pass >= pass - 1);
+      for (const a of first === -1 ? [] : applied.splice(first)) {
+        skip({ ruleId: a.ruleId, line: a.edits[0]?.line ?? 1, title: a.title, applicability: a.applicability }, 'not applied: another fix undoes it');
+      }
+      break;
+    }
     history.push(hash);
   }
 

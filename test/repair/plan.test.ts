@@ -175,7 +175,13 @@ describe('planFile', () => {
     // Info findings are not counted by the gate, so only the cycle check can stop this.
     const plan = await planBytes(file, bytes, { rules: [flip('on', '/home/u/proj', '/x', 'info'), flip('off', '/x', '/home/u/proj', 'info')], severities: new Map() }, { allow: new Set(['safe']) });
     expect(plan.applied.length).toBeLessThan(MAX_PASSES);
-    expect(plan.applied.map((a) => a.ruleId)).toEqual(['on', 'off']);
+    // The text is back as it was: neither fix is made, and the plan says so rather than claiming two.
+    expect(plan.applied).toEqual([]);
+    expect(plan.after.equals(bytes)).toBe(true);
+    expect(plan.skipped.map((s) => [s.ruleId, s.reason])).toEqual([
+      ['on', 'not applied: another fix undoes it'],
+      ['off', 'not applied: another fix undoes it'],
+    ]);
   });
 });
 
