@@ -212,7 +212,7 @@ function round(n: number): number {
  * resolve itself, so a healthy tree never pays for it.
  */
 export class ProjectRegistry {
-  private readonly built = new Map<string, Map<string, string>>();
+  private readonly built = new Map<string, FilesByUuid>();
   constructor(private readonly projectFiles: ReadonlyMap<string, readonly string[]>) {}
 
   /** Every transcript of the folder is one of `held`: a scan could only find uuids their indexes hold. */
@@ -220,21 +220,34 @@ export class ProjectRegistry {
     return (this.projectFiles.get(projectDir) ?? []).every((f) => held.has(f));
   }
 
-  lookup(projectDir: string, uuid: string): string | undefined {
-    let map = this.built.get(projectDir);
-    if (map === undefined) {
-      map = new Map();
-      for (const file of this.projectFiles.get(projectDir) ?? []) scanUuids(file, map);
-      this.built.set(projectDir, map);
+  /** The first file of the folder holding `uuid`, other than `asking` (whose own damaged lines may hold it too). */
+  lookup(projectDir: string, uuid: string, asking?: string): string | undefined {
+    let found = this.built.get(projectDir);
+    if (found === undefined) {
+      found = { first: new Map(), second: new Map() };
+      for (const file of this.projectFiles.get(projectDir) ?? []) scanUuids(file, found);
+      this.built.set(projectDir, found);
     }
-    return map.get(uuid);
+    const first = found.first.get(uuid);
+    return first === asking ? found.second.get(uuid) : first;
   }
 }
 
 const UUID_KEY = Buffer.from('"uuid":"');
 
+/**
+ * Which files of a folder hold each uuid: the first, and the second for a
+ * uuid two files hold (a continuation's copied history; a file asking for a
+ * parent its own damaged line holds must find the other file, as a run over
+ * the folder, which looks uuids up in the rows it parsed, does).
+ */
+interface FilesByUuid {
+  readonly first: Map<string, string>;
+  readonly second: Map<string, string>;
+}
+
 /** Collects `"uuid":"…"` values chunk by chunk; never holds a whole file. */
-function scanUuids(file: string, into: Map<string, string>): void {
+function scanUuids(file: string, into: FilesByUuid): void {
   let source;
   try {
     source = fileSource(file);
@@ -261,7 +274,9 @@ function scanUuids(file: string, into: Map<string, string>): void {
         if (close === -1 || close >= end) break; // finish it with the next chunk
         if (close - start <= 64) {
           const uuid = buffer.toString('latin1', start, close);
-          if (!into.has(uuid)) into.set(uuid, file);
+          const first = into.first.get(uuid);
+          if (first === undefined) into.first.set(uuid, file);
+          else if (first !== file && !into.second.has(uuid)) into.second.set(uuid, file);
         }
         scannedTo = close + 1;
         at = data.indexOf(UUID_KEY, scannedTo);
@@ -283,7 +298,8 @@ function mainSessionExists(index: SessionIndex): boolean {
 
 /** Finds which file of a project folder holds a uuid. */
 export interface UuidLookup {
-  lookup(projectDir: string, uuid: string): string | undefined;
+  /** A file of the folder holding `uuid`, other than `asking`. */
+  lookup(projectDir: string, uuid: string, asking: string): string | undefined;
   /** See {@link ProjectRegistry.covers}. */
   covers?(projectDir: string, held: ReadonlySet<string>): boolean;
 }
@@ -326,7 +342,7 @@ export function linkGroup(indexes: readonly SessionIndex[], registry: UuidLookup
       // not exist there is nothing to look up.
       if (where === undefined && isAgent && main === undefined && !mainSessionExists(index)) where = { kind: 'main-missing' };
       if (where === undefined && registry !== undefined && !covered(index.file.projectDir)) {
-        const file = registry.lookup(index.file.projectDir, uuid);
+        const file = registry.lookup(index.file.projectDir, uuid, index.file.path);
         if (file !== undefined && file !== index.file.path) where = { kind: 'other-session', path: file };
       }
       if (where !== undefined) found.set(uuid, where);
@@ -444,7 +460,7 @@ export function lintFolder(
   // Scans the folder's files only when first asked.
   const registry = new ProjectRegistry(projectFiles);
   const harvestedThenScanned: UuidLookup = {
-    lookup: (dir, uuid) => known.get(uuid) ?? registry.lookup(dir, uuid),
+    lookup: (dir, uuid, asking) => known.get(uuid) ?? registry.lookup(dir, uuid, asking),
     covers: (dir, held) => registry.covers(dir, held),
   };
   const pending: Array<{ group: SessionGroup; indexes: SessionIndex[]; failures: ReadFailure[]; own: boolean }> = [];

@@ -58,6 +58,31 @@ describe('a file named alone', () => {
     expect((JSON.parse(alone.stdout) as { results: unknown[] }).results).toHaveLength(1);
   });
 
+  it('finds the parent in the other session when its own damaged line holds that uuid too', async () => {
+    // Found by fixing mutated corpus files: the continuation's own torn line held the parent's uuid,
+    // and the folder's byte scan, which keeps the first file holding a uuid, answered with the asking
+    // file itself. Alone the parent was a phantom (and `fix` relinked it); with the folder it was not.
+    const box = sandbox();
+    boxes.push(box);
+    const folder = path.join(box.configDir, 'projects', '-home-dev-app');
+    fs.mkdirSync(folder, { recursive: true });
+    const u = (n: number): string => `1111111${n}-0000-4000-8000-00000000000${n}`;
+    const later = 'cccccccc-0000-4000-8000-000000000003'; // scanned after the continuation
+    fs.writeFileSync(path.join(folder, `${later}.jsonl`), `${[row(later, u(1), null, 'user', 1), row(later, u(2), u(1), 'assistant', 2)].join('\n')}\n`);
+    const continuation = path.join(folder, `${NEW}.jsonl`);
+    const torn = `{"type":"assistant","uuid":"${u(2)}","parentUuid":"${u(1)}","message":{"role":"assis`;
+    fs.writeFileSync(continuation, `${[torn, row(NEW, u(3), u(2), 'user', 3), row(NEW, u(4), u(3), 'assistant', 4)].join('\n')}\n`);
+    const old = new Date(Date.now() - 3_600_000);
+    for (const f of fs.readdirSync(folder)) fs.utimesSync(path.join(folder, f), old, old);
+
+    const alone = await run(['check', '--format', 'json', continuation], { env: box.env, cwd: box.root });
+    const withFolder = await run(['check', '--format', 'json', folder], { env: box.env, cwd: box.root });
+    const result = (r: { stdout: string }) =>
+      (JSON.parse(r.stdout) as { results: Array<{ filePath: string; messages: Array<{ ruleId: string; line: number }> }> }).results.find((x) => x.filePath.endsWith(`${NEW}.jsonl`));
+    expect(result(alone)?.messages.map((m) => [m.ruleId, m.line])).toEqual([['invalid-json', 1]]);
+    expect(result(alone)).toEqual(result(withFolder));
+  });
+
   it('reads a link among the other files as a run over the folder does', async () => {
     const box = sandbox();
     boxes.push(box);
