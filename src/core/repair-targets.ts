@@ -34,7 +34,8 @@ import { type RecordSummary, isCompactBoundary } from './records.js';
 import type { SessionIndex } from './session-index.js';
 
 
-export type RelinkReason = 'tool-call' | 'same-response' | 'rewind-point' | 'bridge' | 'previous';
+/** Why a row was chosen; `answered`: the user row the first row of a response answers (misplaced-parent). */
+export type RelinkReason = 'tool-call' | 'same-response' | 'rewind-point' | 'bridge' | 'previous' | 'answered';
 
 export interface RelinkChoice {
   readonly target: RecordSummary;
@@ -473,6 +474,30 @@ function inResponse(index: SessionIndex, m: RecordSummary, messageId: string): b
   return m.toolResultIds.some((t) => owners.get(t).some((o) => o.messageId === messageId));
 }
 
+/** A row {@link misplacedParents} found: what its content says it continues, and for the first row of a response, the user row it answers. */
+export interface Misplaced {
+  readonly record: RecordSummary;
+  /** A tool result: its call; a row of a response under way: that response; the first row of a response: the user row before it. */
+  readonly continues: 'call' | 'response' | 'prompt';
+  readonly answers: RecordSummary | undefined;
+}
+
+/**
+ * The row a misplaced row goes under: the kind of row its finding says it
+ * continues, or none. A target of another kind (the stamps' pick when no
+ * row of the response is eligible, say) would be found misplaced again, and
+ * the next pass would move the row once more, in turn.
+ */
+function misplacedTarget(index: SessionIndex, { record, continues, answers }: Misplaced): RelinkChoice | undefined {
+  if (continues === 'prompt') {
+    return answers !== undefined && eligible(index, record, answers) ? { target: answers, reason: 'answered', alternatives: [] } : undefined;
+  }
+  const parent = index.parentOf(record);
+  const choice = relinkTarget(index, record, parent === undefined ? undefined : new Set([parent]));
+  const wanted: RelinkReason = continues === 'call' ? 'tool-call' : 'same-response';
+  return choice?.reason === wanted ? choice : undefined;
+}
+
 /**
  * Rows whose content says which row they continue while their parentUuid,
  * which exists, names another (never seen in real sessions; what a wrong
@@ -485,14 +510,16 @@ function inResponse(index: SessionIndex, m: RecordSummary, messageId: string): b
  *   result answering it, nor the parent of an earlier row of it;
  * - the first row of a response whose parent was written before the user
  *   row it answers (the latest user row before it in the file), unless that
- *   parent is a row of its own `message.id`, the target a relink would pick.
+ *   parent is a row of its own `message.id`, the target a relink would pick,
+ *   or the stamps put the row before that user row or its parent after it
+ *   (rows moved out of place).
  *
  * Hooks, attachments and progress rows between a row and its parent are
  * looked through. A row whose uuid, or whose parent's, two records share is
  * left to the duplicate's repair.
  */
-export function misplacedParents(index: SessionIndex): RecordSummary[] {
-  const out: RecordSummary[] = [];
+export function misplacedParents(index: SessionIndex): Misplaced[] {
+  const out: Misplaced[] = [];
   const agent = index.file.role === 'subagent' || index.file.role === 'legacy-agent';
   const lastUser = new Int32Array(2).fill(-1);
   // The latest assistant row's message id, per side: main chain, sidechain.
@@ -500,12 +527,19 @@ export function misplacedParents(index: SessionIndex): RecordSummary[] {
   // last row; an id that comes back after another response is a new
   // response reusing it (a row of it is not a stray of the first).
   const latestResponse: Array<string | undefined> = [undefined, undefined];
+  // And when that row was stamped: a row stamped before it was written
+  // before it (rows moved out of place by hand), so it began the response.
+  const latestResponseTime = new Float64Array(2);
   for (const r of index.records) {
     const side = r.isSidechain ? 1 : 0;
     const before = lastUser[side] as number;
     if (r.type === 'user') lastUser[side] = r.ordinal;
-    const started = r.type === 'assistant' && r.messageId !== undefined && latestResponse[side] === r.messageId;
-    if (r.type === 'assistant') latestResponse[side] = r.messageId;
+    const started =
+      r.type === 'assistant' && r.messageId !== undefined && latestResponse[side] === r.messageId && !(r.time < (latestResponseTime[side] as number));
+    if (r.type === 'assistant') {
+      latestResponse[side] = r.messageId;
+      latestResponseTime[side] = r.time;
+    }
     if (!isConversational(r) || typeof r.parentUuid !== 'string' || (r.isSidechain && !agent)) continue;
     if (r.uuid === undefined || !index.isEffective(r)) continue;
     // A uuid two records share is the cause to repair first (duplicate-uuid).
@@ -524,19 +558,25 @@ export function misplacedParents(index: SessionIndex): RecordSummary[] {
         continue;
       }
       if (answered !== undefined && owners.some((o) => sameTurnAbove(index, answered, o))) continue;
-      out.push(r);
+      out.push({ record: r, continues: 'call', answers: undefined });
     } else if (started) {
       // Rows of one response written again under the same parent (a
       // streaming fork, as 2.0.x wrote it) are siblings, not strays.
       const siblings = facts(index).responses.get(r.messageId as string);
       if (inResponse(index, m, r.messageId as string) || siblings.some((o) => o.ordinal < r.ordinal && o.parentUuid === r.parentUuid)) continue;
-      out.push(r);
+      out.push({ record: r, continues: 'response', answers: undefined });
     } else if (r.type === 'assistant' && before !== -1 && parent.ordinal < before && !isCompactBoundary(parent)) {
       // Under a row of its own response it is where the repair would put it
       // (the previous row of that response comes first): flagging it would
       // have the fix move it away and the next run move it back.
       if (r.messageId !== undefined && inResponse(index, m, r.messageId)) continue;
-      out.push(r);
+      // Where the stamps say otherwise (the row stamped before that user
+      // row, or its parent after it), rows were moved out of place (by hand)
+      // rather than linked past what lies between, and a relink by the
+      // stamps would only trade one such parent for another.
+      const userRow = index.records[before] as RecordSummary;
+      if (r.time < userRow.time || parent.time > userRow.time) continue;
+      out.push({ record: r, continues: 'prompt', answers: userRow });
     }
   }
   return out;
@@ -574,10 +614,9 @@ export function linkRepairs(index: SessionIndex, renamed: readonly Renamed[] = [
   for (const { closer, members } of parentCycles(index)) {
     out.push({ record: closer, kind: 'cycle', choice: relinkTarget(index, closer, new Set(members)) });
   }
-  for (const r of misplacedParents(index)) {
-    const parent = index.parentOf(r);
-    const choice = relinkTarget(index, r, parent === undefined ? undefined : new Set([parent]));
-    if (choice !== undefined) out.push({ record: r, kind: 'misplaced', choice });
+  for (const misplaced of misplacedParents(index)) {
+    const choice = misplacedTarget(index, misplaced);
+    if (choice !== undefined) out.push({ record: misplaced.record, kind: 'misplaced', choice });
   }
   return out;
 }

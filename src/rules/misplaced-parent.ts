@@ -10,9 +10,12 @@
  * another response is a new response reusing it) whose parent is outside
  * that response; the first row of
  * a response whose parent was written before the user row it answers
- * (unless that parent is a row of its own `message.id`: where the fix
- * would put it, so flagging it would have one pass move it away and the
- * next move it back).
+ * (unless that parent is a row of its own `message.id`, where the fix
+ * would put it, or the stamps put the row before that user row or its
+ * parent after it: rows moved out of place by hand, which a relink by the
+ * stamps would only move from one such parent to another, one pass
+ * undoing the other). A row of a response stamped before the response's
+ * previous row began it.
  * Hooks, attachments and progress rows between a row and its parent are
  * looked through. Rows that lost their `message.id` (a third-party rewrite
  * such as the hive-mind extractor's) are told apart by the run of assistant
@@ -29,8 +32,9 @@
  *
  * ## Fix
  * Relink to the row the content names: the tool call's row, the previous
- * row of the same response, or (for the first row of a response) the row
- * it answers, chosen as for `phantom-parent`. Safe when the content says it
+ * row of the same response (chosen as for `phantom-parent`), or, for the
+ * first row of a response, the user row it answers (the last written before
+ * it: any earlier row would be found misplaced again). Safe when the content says it
  * (a tool call, a shared `message.id`) and the target has no other child on
  * the main chain; unsafe otherwise.
  *
