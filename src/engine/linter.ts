@@ -233,7 +233,29 @@ export class ProjectRegistry {
   }
 }
 
-const UUID_KEY = Buffer.from('"uuid":"');
+const UUID_KEY = Buffer.from('"uuid"');
+
+/** JSON's blanks around a colon: what a pretty-printed row puts there (Claude Code writes none). */
+const MAX_BLANKS = 16;
+
+/**
+ * Where the string value of the key ending at `from` starts (after `:`
+ * and its quote, blanks allowed around the colon); 0 when what follows is
+ * not a colon and a string; -1 when `data` ends first.
+ */
+function valueStart(data: Buffer, from: number): number {
+  let i = from;
+  const blanks = (): void => {
+    for (let n = 0; n < MAX_BLANKS && i < data.length && (data[i] === 0x20 || data[i] === 0x09); n++) i++;
+  };
+  blanks();
+  if (i >= data.length) return -1;
+  if (data[i] !== 0x3a) return 0;
+  i++;
+  blanks();
+  if (i >= data.length) return -1;
+  return data[i] === 0x22 ? i + 1 : 0;
+}
 
 /**
  * Which files of a folder hold each uuid: the first, and the second for a
@@ -246,7 +268,7 @@ interface FilesByUuid {
   readonly second: Map<string, string>;
 }
 
-/** Collects `"uuid":"…"` values chunk by chunk; never holds a whole file. */
+/** Collects `"uuid":"…"` values (blanks allowed around the colon) chunk by chunk; never holds a whole file. */
 function scanUuids(file: string, into: FilesByUuid): void {
   let source;
   try {
@@ -254,7 +276,7 @@ function scanUuids(file: string, into: FilesByUuid): void {
   } catch {
     return;
   }
-  const OVERLAP = 128; // longer than the key plus any uuid we accept
+  const OVERLAP = 128; // longer than the key, its blanks and colon, and any uuid we accept
   const CHUNK = Math.min(8 * 1024 * 1024, Math.max(source.size, 1));
   const buffer = Buffer.allocUnsafe(CHUNK + OVERLAP);
   let kept = 0;
@@ -269,7 +291,14 @@ function scanUuids(file: string, into: FilesByUuid): void {
       let at = data.indexOf(UUID_KEY, 0);
       let scannedTo = 0;
       while (at !== -1 && at < end) {
-        const start = at + UUID_KEY.length;
+        const start = valueStart(data, at + UUID_KEY.length);
+        if (start === -1) break; // finish it with the next chunk
+        if (start === 0) {
+          // `"uuid"` not followed by `:` and a string: not the key
+          scannedTo = at + UUID_KEY.length;
+          at = data.indexOf(UUID_KEY, scannedTo);
+          continue;
+        }
         const close = data.indexOf(0x22, start);
         if (close === -1 || close >= end) break; // finish it with the next chunk
         if (close - start <= 64) {

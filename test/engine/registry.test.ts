@@ -30,9 +30,9 @@ function countingRegistry(files: readonly string[]): { registry: ProjectRegistry
   const registry = new ProjectRegistry(new Map([[folder, files]]));
   let scans = 0;
   const lookup = registry.lookup.bind(registry);
-  registry.lookup = (dir, uuid) => {
+  registry.lookup = (dir, uuid, asking) => {
     scans++;
-    return lookup(dir, uuid);
+    return lookup(dir, uuid, asking);
   };
   return { registry, scans: () => scans };
 }
@@ -45,6 +45,48 @@ describe('the uuid registry of a folder', () => {
     expect(scans()).toBe(1);
     expect(index.externalParent('elsewhere')).toEqual({ kind: 'other-session', path: other });
     expect(index.hasMissingParent(index.records[1] as RecordSummary)).toBe(false);
+  });
+
+  it('finds a uuid written with blanks around its colon, as a run over the folder (which parses the rows) does', () => {
+    // Found by fixing mutated corpus files: a synthetic fixture's pretty-printed rows (`"uuid": "…"`)
+    // were parents a run over the folder found and a file named alone did not.
+    const pretty = path.join(folder, 'pretty', 'p.jsonl');
+    fs.mkdirSync(path.dirname(pretty), { recursive: true });
+    fs.writeFileSync(pretty, '{"type": "user", "uuid" :\t"spaced", "parentUuid": null}\n{"type": "user", "uuid": 7}\n{"uuid":"compact"}\n');
+    const registry = new ProjectRegistry(new Map([[folder, [pretty]]]));
+    expect(registry.lookup(folder, 'spaced', broken)).toBe(pretty);
+    expect(registry.lookup(folder, 'compact', broken)).toBe(pretty);
+    expect(registry.lookup(folder, '7', broken)).toBeUndefined();
+  });
+
+  it('answers with another file than the one asking, when both hold the uuid', () => {
+    // The asking file's own damaged line may hold the uuid of the parent it cannot find.
+    const registry = new ProjectRegistry(new Map([[folder, [other, broken]]]));
+    expect(registry.lookup(folder, 'elsewhere', other)).toBeUndefined();
+    const torn = path.join(folder, 'torn', 't.jsonl');
+    fs.mkdirSync(path.dirname(torn), { recursive: true });
+    fs.writeFileSync(torn, '{"type":"user","uuid":"elsewhere","parentUuid":nu\n');
+    const both = new ProjectRegistry(new Map([[folder, [torn, other]]]));
+    expect(both.lookup(folder, 'elsewhere', torn)).toBe(other);
+    expect(both.lookup(folder, 'elsewhere', other)).toBe(torn);
+    expect(both.lookup(folder, 'elsewhere', broken)).toBe(torn);
+  });
+
+  it('reads a key cut by the boundary between two reads of a big file', () => {
+    // The scan reads 8 MiB at a time: put every byte of the key, its blanks and its value on the boundary.
+    const CHUNK = 8 * 1024 * 1024;
+    const files: string[] = [];
+    const key = '{"uuid" : "cut-0000"}';
+    for (let shift = 0; shift < key.length; shift++) {
+      const file = path.join(folder, 'big', `b${shift}.jsonl`);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      const padding = CHUNK - shift - 1; // the key's first byte lands `shift` bytes before the boundary
+      const line = key.replace('0000', String(shift).padStart(4, '0'));
+      fs.writeFileSync(file, `${'x'.repeat(padding - 1)}\n${line}\n`);
+      files.push(file);
+    }
+    const registry = new ProjectRegistry(new Map([[folder, files]]));
+    files.forEach((file, shift) => expect(registry.lookup(folder, `cut-${String(shift).padStart(4, '0')}`, broken), `shift ${shift}`).toBe(file));
   });
 
   it('is not asked when the group holds every transcript of the folder', () => {
