@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { countText } from '../core/count-text.js';
 import { RuleCrashError } from '../core/errors.js';
-import { type ByteSource, fileSource } from '../core/reader.js';
+import { type ByteSource, fileSource, scanLineViews } from '../core/reader.js';
+import { parseLine } from '../core/parse-line.js';
 import { BIG_INPUT_BYTES, boundHeapGrowth, collectGarbage } from '../tuning.js';
 import { resumeModel } from '../core/resume.js';
 import { violationSummaries } from '../core/api-request.js';
@@ -213,6 +214,8 @@ function round(n: number): number {
  */
 export class ProjectRegistry {
   private readonly built = new Map<string, FilesByUuid>();
+  /** The uuids of the rows of each file a lookup had to confirm. */
+  private readonly rowsOf = new Map<string, ReadonlySet<string>>();
   constructor(private readonly projectFiles: ReadonlyMap<string, readonly string[]>) {}
 
   /** Every transcript of the folder is one of `held`: a scan could only find uuids their indexes hold. */
@@ -220,18 +223,67 @@ export class ProjectRegistry {
     return (this.projectFiles.get(projectDir) ?? []).every((f) => held.has(f));
   }
 
-  /** The first file of the folder holding `uuid`, other than `asking` (whose own damaged lines may hold it too). */
+  /**
+   * The first file of the folder, other than `asking`, with a row whose uuid
+   * is `uuid`. The byte scan names the files where the uuid appears as a
+   * key; a row counts only if the file's index reads it (a damaged line that
+   * holds the uuid does not), as in a run over the folder, which looks
+   * parents up in the rows it parsed: a file named alone is judged the same.
+   */
   lookup(projectDir: string, uuid: string, asking?: string): string | undefined {
     let found = this.built.get(projectDir);
     if (found === undefined) {
-      found = { first: new Map(), second: new Map() };
+      found = new Map();
       for (const file of this.projectFiles.get(projectDir) ?? []) scanUuids(file, found);
       this.built.set(projectDir, found);
     }
-    const first = found.first.get(uuid);
-    return first === asking ? found.second.get(uuid) : first;
+    const files = found.get(uuid);
+    for (const file of files === undefined ? [] : typeof files === 'string' ? [files] : files) {
+      if (file !== asking && this.rows(file).has(uuid)) return file;
+    }
+    return undefined;
+  }
+
+  private rows(file: string): ReadonlySet<string> {
+    let uuids = this.rowsOf.get(file);
+    if (uuids === undefined) {
+      uuids = rowUuids(file);
+      this.rowsOf.set(file, uuids);
+    }
+    return uuids;
   }
 }
+
+/**
+ * The uuids of a file's rows, as its index would read them (the same lines,
+ * the same parse and recovery of damaged ones), one line at a time: the
+ * file asked about may be as big as the one being worked on, whose index
+ * is alive meanwhile. Unreadable: none, as a run over the folder reads none.
+ */
+function rowUuids(file: string): Set<string> {
+  const uuids = new Set<string>();
+  try {
+    // (The scan closes the source, whatever happens.)
+    scanLineViews(transcriptSource(file), (view) => {
+      for (const record of parseLine(view.text(), view.terminated)?.records ?? []) {
+        if (typeof record.uuid === 'string') uuids.add(record.uuid);
+      }
+    });
+  } catch {
+    uuids.clear();
+  }
+  return uuids;
+}
+
+/**
+ * The files of a folder in which each uuid appears as a key, in scan order:
+ * the first {@link FILES_PER_UUID} (a continuation copies the history of the
+ * session it continues, and the file asking for a parent, or another, may
+ * hold the uuid only in a damaged line).
+ */
+type FilesByUuid = Map<string, string | string[]>;
+
+const FILES_PER_UUID = 4;
 
 const UUID_KEY = Buffer.from('"uuid"');
 
@@ -255,17 +307,6 @@ function valueStart(data: Buffer, from: number): number {
   blanks();
   if (i >= data.length) return -1;
   return data[i] === 0x22 ? i + 1 : 0;
-}
-
-/**
- * Which files of a folder hold each uuid: the first, and the second for a
- * uuid two files hold (a continuation's copied history; a file asking for a
- * parent its own damaged line holds must find the other file, as a run over
- * the folder, which looks uuids up in the rows it parsed, does).
- */
-interface FilesByUuid {
-  readonly first: Map<string, string>;
-  readonly second: Map<string, string>;
 }
 
 /** Collects `"uuid":"…"` values (blanks allowed around the colon) chunk by chunk; never holds a whole file. */
@@ -303,9 +344,11 @@ function scanUuids(file: string, into: FilesByUuid): void {
         if (close === -1 || close >= end) break; // finish it with the next chunk
         if (close - start <= 64) {
           const uuid = buffer.toString('latin1', start, close);
-          const first = into.first.get(uuid);
-          if (first === undefined) into.first.set(uuid, file);
-          else if (first !== file && !into.second.has(uuid)) into.second.set(uuid, file);
+          const files = into.get(uuid);
+          if (files === undefined) into.set(uuid, file);
+          else if (typeof files === 'string') {
+            if (files !== file) into.set(uuid, [files, file]);
+          } else if (files.length < FILES_PER_UUID && !files.includes(file)) files.push(file);
         }
         scannedTo = close + 1;
         at = data.indexOf(UUID_KEY, scannedTo);
