@@ -144,7 +144,8 @@ function summaryLine(plan: FilePlan, verb: string): string {
   const a = plan.resumeAfter;
   const resume =
     a.loaded !== r.loaded ? `; resume ${verb === 'fixed' ? 'now loads' : 'would load'} ${a.loaded} of ${a.total} messages (was ${r.loaded})` : '';
-  return escapeForTerminal(`${verb} ${plan.file.displayPath}: ${plan.applied.length} fix(es)${resume}`);
+  const more = plan.cutShortAfter === undefined ? '' : `; planning stopped after ${plan.cutShortAfter} passes, \`cclint fix\` again may apply more`;
+  return escapeForTerminal(`${verb} ${plan.file.displayPath}: ${plan.applied.length} fix(es)${resume}${more}`);
 }
 
 export function fixCommand(io: Io, setExit: (code: number) => void): Command {

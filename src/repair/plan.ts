@@ -684,6 +684,8 @@ export async function planFile(
   let causesDone = false;
   /** What the plan says when its last pass kept nothing (its text was let go). */
   let unchanged: EndFacts | undefined;
+  /** The last pass allowed applied fixes: the next one might have applied more. */
+  let cutShort: number | undefined;
   for (let pass = 1; pass <= MAX_PASSES; pass++) {
     await policy.pause?.();
     const { causesFirst, batch } = await prepare(currentState(), causesDone);
@@ -707,8 +709,10 @@ export async function planFile(
     for (const c of kept) {
       applied.push({ ruleId: c.ruleId, title: c.title, applicability: c.applicability, edits: c.edits, pass });
     }
+    cutShort = pass === MAX_PASSES ? pass : undefined;
     const hash = currentState().sha256;
     if (history.length >= 2 && history[history.length - 2] === hash) {
+      cutShort = undefined;
       // The last two passes undid each other: the text is what it was before
       // them, so none of their fixes is in it, and none is reported as made.
       const first = applied.findIndex((a) => a.pass >= pass - 1);
@@ -729,6 +733,7 @@ export async function planFile(
     resumeBefore,
     scoreBefore,
     sessionId,
+    cutShortAfter: cutShort,
   });
 }
 

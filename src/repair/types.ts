@@ -58,6 +58,12 @@ export interface FilePlan {
   readonly resumeAfter: ResumeSummary;
   readonly scoreBefore: number;
   readonly scoreAfter: number;
+  /**
+   * Set when planning stopped at its last pass (this many) while fixes were
+   * still applying (a file with dozens of copies of one uuid, say): `fix`
+   * again may apply more.
+   */
+  readonly cutShortAfter?: number | undefined;
   /** Set when the plan refuses to write this file at all. */
   readonly refusal?: string | undefined;
   /**

@@ -185,6 +185,33 @@ describe('planFile', () => {
   });
 });
 
+describe('planFile at its last pass', () => {
+  /** A rule whose fix moves the first record's cwd one step on, up to /step/20: one fix a pass, none undoing another. */
+  const stepper = defineRule({
+    meta: { id: 'stepper', description: 'test', severity: 'info', fixable: 'safe', messages: { m: 'step' } },
+    check({ index, report }) {
+      const r = index.records[0];
+      const step = Number(/^\/step\/(\d+)$/.exec(r?.cwd ?? '')?.[1] ?? Number.NaN);
+      if (r !== undefined && step < 20) {
+        report({ messageId: 'm', record: r, fix: { title: 'stepper', applicability: 'safe', edits: () => setFieldsEdits(index, r, { cwd: `/step/${step + 1}` }) } });
+      }
+    },
+  });
+  const lintStepper = { rules: [stepper], severities: new Map() };
+  const from = (step: number): Buffer => Buffer.from(jsonl([user('u1', { cwd: `/step/${step}` })]));
+
+  it('says when it stopped while fixes still applied, and not when they ran out first', async () => {
+    resetClock();
+    const cut = await planBytes(file, from(0), lintStepper, { allow: new Set(['safe']) });
+    expect(cut.applied).toHaveLength(MAX_PASSES);
+    expect(cut.cutShortAfter).toBe(MAX_PASSES);
+    expect(indexText(cut.after).records[0]?.cwd).toBe(`/step/${MAX_PASSES}`);
+    const done = await planBytes(file, from(20 - MAX_PASSES + 1), lintStepper, { allow: new Set(['safe']) });
+    expect(done.applied).toHaveLength(MAX_PASSES - 1);
+    expect(done.cutShortAfter).toBeUndefined();
+  });
+});
+
 describe('offersFix', () => {
   const fix = { title: 't', applicability: 'safe' as const, edits: () => [] };
   const optIn = optInRuleIds(all);
