@@ -422,9 +422,13 @@ function chooseLeaf(graph: CliGraph): RecordSummary | undefined {
   if (checkpoint !== undefined && last !== undefined && (graph.checkpointExplicit || !(descends(graph, last, checkpoint) || passesSameFanOut(graph, last, checkpoint)))) {
     candidate = checkpoint;
   }
-  const leaf = upToMessage(graph, candidate);
-  if (leaf !== undefined && graph.trailingSnapshots === 0) return leaf;
-  return fallbackLeaf(graph) ?? leaf;
+  // The leaf is the body the map holds for that uuid: a later row written
+  // under it replaced the row counted (measured: a reply written again as a
+  // sidechain row), and a sidechain row is never the leaf.
+  const leaf = upToMessage(graph, candidate === undefined ? undefined : (graph.body(graph.ids.own[candidate.ordinal] as number) ?? candidate));
+  const usable = leaf?.isSidechain === true ? undefined : leaf;
+  if (usable !== undefined && graph.trailingSnapshots === 0) return usable;
+  return fallbackLeaf(graph) ?? usable;
 }
 
 /** Terminal rows walked up to their nearest message; the latest by timestamp. */

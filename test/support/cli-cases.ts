@@ -104,6 +104,26 @@ const REWRITE_CASES: readonly CliCase[] = [
       },
     }),
   ),
+  // Found by running fixes of damaged corpus files through the real CLI (an agent file whose row was
+  // duplicated, one copy's isSidechain changed): the later body takes the uuid, and when the row that
+  // would be the leaf now reads as a sidechain row, there is no leaf, and no conversation.
+  {
+    name: 'the last reply written again as a sidechain row: the leaf reads as a sidechain row, and nothing is found',
+    text: () => {
+      resetClock();
+      return jsonl([user('u1'), assistant('a1', { parent: 'u1' }), assistant('a1', { parent: 'u1', text: 'the answer as a sidechain', isSidechain: true })]);
+    },
+    loaded: [],
+  },
+  {
+    // The sidechain body is sent where the chain passes it, and not counted (as every sidechain row).
+    name: 'a reply written again as a sidechain row below a later prompt: the chain passes its body',
+    text: () => {
+      resetClock();
+      return jsonl([user('u1'), assistant('a1', { parent: 'u1' }), user('u2', { parent: 'a1' }), assistant('a1', { parent: 'u1', text: 'the answer as a sidechain', isSidechain: true })]);
+    },
+    loaded: ids('u1', 'u2'),
+  },
 ];
 
 /** The row Claude Code writes for a failed API call: `isApiErrorMessage`, model `<synthetic>`. */
