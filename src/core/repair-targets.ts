@@ -474,13 +474,14 @@ function inResponse(index: SessionIndex, m: RecordSummary, messageId: string): b
   return m.toolResultIds.some((t) => owners.get(t).some((o) => o.messageId === messageId));
 }
 
-/** A row {@link misplacedParents} found: what its content says it continues, and for the first row of a response, the user row it answers. */
-export interface Misplaced {
-  readonly record: RecordSummary;
-  /** A tool result: its call; a row of a response under way: that response; the first row of a response: the user row before it. */
-  readonly continues: 'call' | 'response' | 'prompt';
-  readonly answers: RecordSummary | undefined;
-}
+/**
+ * A row {@link misplacedParents} found, and what its content says it
+ * continues: a tool result its call, a row of a response under way that
+ * response, the first row of a response the user row it answers.
+ */
+export type Misplaced =
+  | { readonly record: RecordSummary; readonly continues: 'call' | 'response' }
+  | { readonly record: RecordSummary; readonly continues: 'user-row'; readonly answers: RecordSummary };
 
 /**
  * The row a misplaced row goes under: the kind of row its finding says it
@@ -488,13 +489,14 @@ export interface Misplaced {
  * row of the response is eligible, say) would be found misplaced again, and
  * the next pass would move the row once more, in turn.
  */
-function misplacedTarget(index: SessionIndex, { record, continues, answers }: Misplaced): RelinkChoice | undefined {
-  if (continues === 'prompt') {
-    return answers !== undefined && eligible(index, record, answers) ? { target: answers, reason: 'answered', alternatives: [] } : undefined;
+function misplacedTarget(index: SessionIndex, misplaced: Misplaced): RelinkChoice | undefined {
+  const { record } = misplaced;
+  if (misplaced.continues === 'user-row') {
+    return eligible(index, record, misplaced.answers) ? { target: misplaced.answers, reason: 'answered', alternatives: [] } : undefined;
   }
   const parent = index.parentOf(record);
   const choice = relinkTarget(index, record, parent === undefined ? undefined : new Set([parent]));
-  const wanted: RelinkReason = continues === 'call' ? 'tool-call' : 'same-response';
+  const wanted: RelinkReason = misplaced.continues === 'call' ? 'tool-call' : 'same-response';
   return choice?.reason === wanted ? choice : undefined;
 }
 
@@ -558,13 +560,13 @@ export function misplacedParents(index: SessionIndex): Misplaced[] {
         continue;
       }
       if (answered !== undefined && owners.some((o) => sameTurnAbove(index, answered, o))) continue;
-      out.push({ record: r, continues: 'call', answers: undefined });
+      out.push({ record: r, continues: 'call' });
     } else if (started) {
       // Rows of one response written again under the same parent (a
       // streaming fork, as 2.0.x wrote it) are siblings, not strays.
       const siblings = facts(index).responses.get(r.messageId as string);
       if (inResponse(index, m, r.messageId as string) || siblings.some((o) => o.ordinal < r.ordinal && o.parentUuid === r.parentUuid)) continue;
-      out.push({ record: r, continues: 'response', answers: undefined });
+      out.push({ record: r, continues: 'response' });
     } else if (r.type === 'assistant' && before !== -1 && parent.ordinal < before && !isCompactBoundary(parent)) {
       // Under a row of its own response it is where the repair would put it
       // (the previous row of that response comes first): flagging it would
@@ -576,7 +578,7 @@ export function misplacedParents(index: SessionIndex): Misplaced[] {
       // stamps would only trade one such parent for another.
       const userRow = index.records[before] as RecordSummary;
       if (r.time < userRow.time || parent.time > userRow.time) continue;
-      out.push({ record: r, continues: 'prompt', answers: userRow });
+      out.push({ record: r, continues: 'user-row', answers: userRow });
     }
   }
   return out;

@@ -208,13 +208,14 @@ function round(n: number): number {
 }
 
 /**
- * Lazily built, per project folder: uuid → file, from a byte scan of every
- * transcript of the folder. Only consulted for parents a group cannot
- * resolve itself, so a healthy tree never pays for it.
+ * Lazily built, per project folder: uuid → files, from a byte scan of every
+ * transcript of the folder, each file confirmed by reading its rows when a
+ * lookup first needs it. Only consulted for parents a group cannot resolve
+ * itself, so a healthy tree never pays for it.
  */
 export class ProjectRegistry {
   private readonly built = new Map<string, FilesByUuid>();
-  /** The uuids of the rows of each file a lookup had to confirm. */
+  /** The uuids of the rows of the files lookups confirmed lately (at most {@link CONFIRMED_FILES_KEPT}). */
   private readonly rowsOf = new Map<string, ReadonlySet<string>>();
   constructor(private readonly projectFiles: ReadonlyMap<string, readonly string[]>) {}
 
@@ -248,11 +249,16 @@ export class ProjectRegistry {
     let uuids = this.rowsOf.get(file);
     if (uuids === undefined) {
       uuids = rowUuids(file);
+      // A `fix` of many continuations asks about many files: keep the latest few.
+      if (this.rowsOf.size >= CONFIRMED_FILES_KEPT) this.rowsOf.delete(this.rowsOf.keys().next().value as string);
       this.rowsOf.set(file, uuids);
     }
     return uuids;
   }
 }
+
+/** How many files' row uuids a registry keeps (a 1 GB session's are about 30 MB). */
+const CONFIRMED_FILES_KEPT = 8;
 
 /**
  * The uuids of a file's rows, as its index would read them (the same lines,

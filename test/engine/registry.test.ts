@@ -74,6 +74,17 @@ describe('the uuid registry of a folder', () => {
     expect(both.lookup(folder, 'elsewhere', other)).toBeUndefined();
   });
 
+  it('answers the same after it has let go of the rows of files it confirmed earlier', () => {
+    const many = Array.from({ length: 12 }, (_, i) => {
+      const file = path.join(folder, 'many', `m${i}.jsonl`);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, `${row(`many-${i}`, null)}\n`);
+      return file;
+    });
+    const registry = new ProjectRegistry(new Map([[folder, many]]));
+    for (const round of [1, 2]) many.forEach((file, i) => expect(registry.lookup(folder, `many-${i}`, broken), `round ${round}`).toBe(file));
+  });
+
   it('reads a key cut by the boundary between two reads of a big file', () => {
     // The scan reads 8 MiB at a time: put every byte of the key, its blanks and its value on the boundary.
     const CHUNK = 8 * 1024 * 1024;
