@@ -66,6 +66,7 @@ export function relinkFix(
     title: relinkTitle(target),
     applicability: level,
     edits: () => setFieldsEdits(index, record, { parentUuid: target.uuid }),
+    dependsOn: [target.line],
     ...(alternatives.length > 0 ? { alternatives: [option(target), ...alternatives.map(option)] } : {}),
   };
 }

@@ -59,6 +59,13 @@ export interface Fix {
    * lost when they change.
    */
   readonly changesContent?: boolean | undefined;
+  /**
+   * Lines the fix relies on staying as they are, besides those it edits: a
+   * relink's target row. A fix that edits one of them goes in another
+   * planning pass than this one, so that no pass relinks a row to a row the
+   * same pass deletes.
+   */
+  readonly dependsOn?: readonly number[] | undefined;
 }
 
 /** One candidate of a fix that has several. */

@@ -510,6 +510,8 @@ export async function planFile(
   const choose = async (state: State, causesFirst: boolean): Promise<Candidate[]> => {
     const candidates: Candidate[] = [];
     const touched = new Set<number>();
+    /** Lines the fixes chosen so far rely on staying as they are (a relink's target row). */
+    const relied = new Set<number>();
     const ordered = state.findings
       .filter((f) => offersFix(f, optIn, policy.rules))
       .filter((f) => !causesFirst || CAUSE_RULES.has(f.ruleId))
@@ -555,7 +557,10 @@ export async function planFile(
         skip(candidate, `not applied: ${malformed}`);
         continue;
       }
-      if (edits.some((e) => touched.has(e.line))) continue; // next pass
+      // Next pass: a line an earlier fix of this pass edits or relies on,
+      // or a fix relying on a line an earlier one edits (a relink to a row
+      // a fix of this pass deletes).
+      if (edits.some((e) => touched.has(e.line) || relied.has(e.line)) || fix.dependsOn?.some((line) => touched.has(line)) === true) continue;
       // Refused on this very text before (by the gate, in an earlier pass): refused again, without asking.
       const refusal = refused.get(`${state.sha256}\n${identity}`);
       if (refusal !== undefined) {
@@ -571,8 +576,11 @@ export async function planFile(
       if (answer !== true) {
         // The person picked another candidate row of a guessed fix.
         const chosen = answer.edits();
-        if (chosen.length === 0 || chosen.some((e) => touched.has(e.line))) continue;
+        if (chosen.length === 0 || chosen.some((e) => touched.has(e.line) || relied.has(e.line)) || touched.has(answer.target.line)) continue;
         candidate = { ...candidate, title: answer.title, edits: chosen, identity: fixIdentity(finding, { ...marked, title: answer.title }, chosen) };
+        relied.add(answer.target.line);
+      } else {
+        for (const line of fix.dependsOn ?? []) relied.add(line);
       }
       for (const e of candidate.edits) {
         touched.add(e.line);

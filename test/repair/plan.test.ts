@@ -9,7 +9,9 @@ import { ConcurrentModificationError } from '../../src/core/errors.js';
 import { bufferSource } from '../../src/core/reader.js';
 import { MAX_PASSES, offersFix, optInRuleIds, planFile } from '../../src/repair/plan.js';
 import { planBytes } from '../helpers/plan-bytes.js';
-import { assistant, jsonl, resetClock, toolResult, user } from '../helpers/records.js';
+import { assistant, jsonl, resetClock, toolResult, user, uuidOf } from '../helpers/records.js';
+import { thinkingBlock } from '../helpers/fix-twice.js';
+import type { SessionIndex } from '../../src/core/session-index.js';
 import { indexText } from '../support/corpus.js';
 
 const file = classifyPath('/projects/-home-u-proj/0b7a6f4e-2c1d-4e8f-9a0b-1c2d3e4f5a6b.jsonl', '/');
@@ -182,6 +184,35 @@ describe('planFile', () => {
       ['on', 'not applied: another fix undoes it'],
       ['off', 'not applied: another fix undoes it'],
     ]);
+  });
+});
+
+describe('planFile and a relink to a row the same pass deletes', () => {
+  it('relinks in the next pass, to a row that is still there', async () => {
+    // Found by fixing damaged corpus files in one folder: a1 lost its parent (null mid-file) and its
+    // relink target k1, the thinking row of the same response, is unsigned, so thinking-signature's fix
+    // deletes it. With another file of the folder holding k1's uuid (as a continuation's copied history
+    // does), the gate saw nothing wrong with both in one pass, and the fixed file named a parent it no
+    // longer held.
+    resetClock();
+    const bytes = Buffer.from(
+      jsonl([
+        user('u1'),
+        assistant('k1', { parent: 'u1', messageId: 'M', content: [thinkingBlock('plan', '')] }),
+        assistant('a1', { parent: null, messageId: 'M', text: 'the answer' }),
+        user('u2', { parent: 'a1' }),
+        assistant('a2', { parent: 'u2', messageId: 'N', text: 'the next answer' }),
+      ]),
+    );
+    const elsewhere = (index: SessionIndex): void => index.setExternalParents(new Map([[uuidOf('k1'), { kind: 'other-session', path: '/projects/-home-u-proj/other.jsonl' }]]));
+    const plan = await planBytes(file, bytes, all, { allow: new Set(['safe', 'unsafe']), link: elsewhere });
+    expect(plan.applied.map((a) => [a.pass, a.ruleId])).toEqual([
+      [1, 'thinking-signature'],
+      [2, 'orphan-root'],
+    ]);
+    const after = indexText(plan.after);
+    expect(after.records.map((r) => r.uuid)).not.toContain(uuidOf('k1'));
+    expect(after.records.find((r) => r.uuid === uuidOf('a1'))?.parentUuid).toBe(uuidOf('u1'));
   });
 });
 
