@@ -511,10 +511,9 @@ function misplacedTarget(index: SessionIndex, misplaced: Misplaced): RelinkChoic
  *   `message.id`) whose parent is neither a row of that response nor a
  *   result answering it, nor the parent of an earlier row of it;
  * - the first row of a response whose parent was written before the user
- *   row it answers (the latest user row before it in the file), unless that
- *   parent is a row of its own `message.id`, the target a relink would pick,
- *   or the stamps put the row before that user row or its parent after it
- *   (rows moved out of place).
+ *   row it answers (the latest user row before it in the file), unless the
+ *   stamps put the row before that user row or its parent after it (rows
+ *   moved out of place).
  *
  * Hooks, attachments and progress rows between a row and its parent are
  * looked through. A row whose uuid, or whose parent's, two records share is
@@ -529,19 +528,12 @@ export function misplacedParents(index: SessionIndex): Misplaced[] {
   // last row; an id that comes back after another response is a new
   // response reusing it (a row of it is not a stray of the first).
   const latestResponse: Array<string | undefined> = [undefined, undefined];
-  // And when that row was stamped: a row stamped before it was written
-  // before it (rows moved out of place by hand), so it began the response.
-  const latestResponseTime = new Float64Array(2);
   for (const r of index.records) {
     const side = r.isSidechain ? 1 : 0;
     const before = lastUser[side] as number;
     if (r.type === 'user') lastUser[side] = r.ordinal;
-    const started =
-      r.type === 'assistant' && r.messageId !== undefined && latestResponse[side] === r.messageId && !(r.time < (latestResponseTime[side] as number));
-    if (r.type === 'assistant') {
-      latestResponse[side] = r.messageId;
-      latestResponseTime[side] = r.time;
-    }
+    const started = r.type === 'assistant' && r.messageId !== undefined && latestResponse[side] === r.messageId;
+    if (r.type === 'assistant') latestResponse[side] = r.messageId;
     if (!isConversational(r) || typeof r.parentUuid !== 'string' || (r.isSidechain && !agent)) continue;
     if (r.uuid === undefined || !index.isEffective(r)) continue;
     // A uuid two records share is the cause to repair first (duplicate-uuid).
@@ -568,10 +560,6 @@ export function misplacedParents(index: SessionIndex): Misplaced[] {
       if (inResponse(index, m, r.messageId as string) || siblings.some((o) => o.ordinal < r.ordinal && o.parentUuid === r.parentUuid)) continue;
       out.push({ record: r, continues: 'response' });
     } else if (r.type === 'assistant' && before !== -1 && parent.ordinal < before && !isCompactBoundary(parent)) {
-      // Under a row of its own response it is where the repair would put it
-      // (the previous row of that response comes first): flagging it would
-      // have the fix move it away and the next run move it back.
-      if (r.messageId !== undefined && inResponse(index, m, r.messageId)) continue;
       // Where the stamps say otherwise (the row stamped before that user
       // row, or its parent after it), rows were moved out of place (by hand)
       // rather than linked past what lies between, and a relink by the

@@ -10,12 +10,8 @@
  * another response is a new response reusing it) whose parent is outside
  * that response; the first row of
  * a response whose parent was written before the user row it answers
- * (unless that parent is a row of its own `message.id`, where the fix
- * would put it, or the stamps put the row before that user row or its
- * parent after it: rows moved out of place by hand, which a relink by the
- * stamps would only move from one such parent to another, one pass
- * undoing the other). A row of a response stamped before the response's
- * previous row began it.
+ * (unless the stamps put the row before that user row or its parent after
+ * it: rows moved out of place by hand, not a link past what lies between).
  * Hooks, attachments and progress rows between a row and its parent are
  * looked through. Rows that lost their `message.id` (a third-party rewrite
  * such as the hive-mind extractor's) are told apart by the run of assistant

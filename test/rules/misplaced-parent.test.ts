@@ -23,17 +23,25 @@ ruleTester(rule, {
       ],
     },
     {
-      // Found by fixing mutated corpus files twice (two rows swapped): flagged as the first row of a new
-      // response, the row was relinked to u1 (the row stamped just before it), then flagged again as a row of
-      // the response a1 began and relinked back: one plan undid its own fix. Under a row of its own
-      // response, it is where the repair would put it.
-      name: 'a response id back after another response, under the earlier row of that response',
+      // Found by fixing damaged corpus files (two rows swapped): a1b, stamped before u2, was flagged as
+      // the first row of a response answering u2. Rows moved out of place, not a link past what lies between.
+      name: 'a response row written after a user row it is stamped before',
       records: [
         user('u1', { timestamp: '2026-01-05T03:00:03.000Z' }),
         assistant('a1', { parent: 'u1', messageId: 'M1', text: 'first block', timestamp: '2026-01-05T03:00:04.000Z' }),
         assistant('a2', { parent: 'a1', messageId: 'M2', text: 'another answer', timestamp: '2026-01-05T03:00:30.000Z' }),
         user('u2', { parent: 'a2', timestamp: '2026-01-05T03:00:40.000Z' }),
         assistant('a1b', { parent: 'a1', messageId: 'M1', text: 'second block', timestamp: '2026-01-05T03:00:06.000Z' }),
+      ],
+    },
+    {
+      // The same from the other side: the parent is stamped after the user row written above the response.
+      name: 'a response under a parent stamped after the user row written before the response',
+      records: [
+        user('u1', { timestamp: '2026-01-05T03:00:00.000Z' }),
+        assistant('p1', { parent: 'u1', text: 'moved up', timestamp: '2026-01-05T03:00:15.000Z' }),
+        user('u2', { parent: 'u1', timestamp: '2026-01-05T03:00:10.000Z' }),
+        assistant('a1', { parent: 'p1', text: 'the answer', timestamp: '2026-01-05T03:00:20.000Z' }),
       ],
     },
     {
@@ -160,6 +168,20 @@ ruleTester(rule, {
       ],
       // Nothing in the row names the prompt it answers: which row it continues is inferred.
       errors: [{ messageId: 'answer', line: 6, uuid: 'a3', fix: { applicability: 'unsafe' } }],
+    },
+    {
+      // The stamps agree with the file: a response id back after another response is a new response,
+      // and under the earlier row of that id it skips the response and the prompt in between.
+      name: 'a response id back after another response, stamped after the prompt, under the id\'s earlier row',
+      records: [
+        user('u1'),
+        assistant('a1', { parent: 'u1', messageId: 'M1', text: 'first answer' }),
+        user('u2', { parent: 'a1' }),
+        assistant('a2', { parent: 'u2', messageId: 'M2', text: 'another answer' }),
+        user('u3', { parent: 'a2' }),
+        assistant('a1b', { parent: 'a1', messageId: 'M1', text: 'the id again' }),
+      ],
+      errors: [{ messageId: 'answer', line: 6, uuid: 'a1b', fix: { applicability: 'unsafe' } }],
     },
   ],
 });
