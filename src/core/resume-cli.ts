@@ -90,7 +90,9 @@ interface CliGraph {
   body(uuid: number): RecordSummary | undefined;
   /** The number of the uuid a row's link leads to after dropped rows are passed over; -1 for none. */
   parentOf(r: RecordSummary): number;
+  /** The body the map holds for the uuid of the last row that counts for the leaf (see buildGraph). */
   readonly lastRow: RecordSummary | undefined;
+  /** The same for the row with the greatest timestamp string. */
   readonly newestRow: RecordSummary | undefined;
   /** The number of the newest `last-prompt` checkpoint's uuid; -1 for none (or one no row holds). */
   readonly checkpoint: number;
@@ -321,8 +323,11 @@ function buildGraph(index: SessionIndex, options: CliReadOptions, ids: UuidSpace
     ordered,
     body,
     parentOf,
-    lastRow,
-    newestRow,
+    // The bookkeeping names uuids: each is the body the map holds now (a
+    // later row under the same uuid replaced the row counted; measured: a
+    // reply written again as a sidechain row).
+    lastRow: lastRow === undefined ? undefined : (body(ids.own[lastRow.ordinal] as number) ?? lastRow),
+    newestRow: newestRow === undefined ? undefined : (body(ids.own[newestRow.ordinal] as number) ?? newestRow),
     checkpoint: checkpoint === undefined ? -1 : ids.find(checkpoint),
     checkpointExplicit,
     hasCheckpointRow,
@@ -422,10 +427,8 @@ function chooseLeaf(graph: CliGraph): RecordSummary | undefined {
   if (checkpoint !== undefined && last !== undefined && (graph.checkpointExplicit || !(descends(graph, last, checkpoint) || passesSameFanOut(graph, last, checkpoint)))) {
     candidate = checkpoint;
   }
-  // The leaf is the body the map holds for that uuid: a later row written
-  // under it replaced the row counted (measured: a reply written again as a
-  // sidechain row), and a sidechain row is never the leaf.
-  const leaf = upToMessage(graph, candidate === undefined ? undefined : (graph.body(graph.ids.own[candidate.ordinal] as number) ?? candidate));
+  // A sidechain row is never the leaf (the body a uuid's last row left can be one).
+  const leaf = upToMessage(graph, candidate);
   const usable = leaf?.isSidechain === true ? undefined : leaf;
   if (usable !== undefined && graph.trailingSnapshots === 0) return usable;
   return fallbackLeaf(graph) ?? usable;
