@@ -275,10 +275,10 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
       let seen = 0;
       // The machine formats report every file's plan, and --strip-thinking asks for a fix no rule
       // reports: then every file is planned. One file alone is planned at once (a check first would read it twice).
-      const fileCount = discovery.groups.reduce((n, g) => n + g.files.length, 0);
+      const total = discovery.groups.reduce((n, g) => n + g.files.length, 0);
       const optIn = optInRuleIds(lint);
       const settled =
-        options.format === 'stylish' && options.stripThinking !== true && fileCount > 1
+        options.format === 'stylish' && options.stripThinking !== true && total > 1
           ? await nothingToPlan(io, discovery, lint, (f) => offersFix(f, optIn, only), !interactive)
           : new Map<string, FileResult>();
       /** Transcripts left unplanned, with nothing to fix: counted with the plans. */
@@ -413,7 +413,6 @@ Exit codes: 0 nothing at error level remains (and no more warnings than --max-wa
         const fixes = done.reduce((n, p) => n + p.applied.length, 0);
         const verb = options.dryRun === true ? 'would apply' : 'applied';
         const quit = prompts?.quit() === true;
-        const total = discovery.groups.reduce((n, g) => n + g.files.length, 0);
         const considered = plans.length + unplanned;
         say(`${verb} ${fixes} fix(es) in ${changed} of ${considered} file(s)`);
         if (quit && total > considered) say(`; quit before the other ${total - considered} file(s)`);

@@ -111,15 +111,14 @@ function fixableLine(results: readonly FileResult[], rulesMeta: FormatContext['r
       else unsafe++;
     }
   }
-  const n = (count: number) => countText(count);
   const parts: Array<[number, string]> = [];
   if (safe > 0) parts.push([safe, '`cclint fix`']);
   if (unsafe > 0) parts.push([unsafe, '`cclint fix --unsafe`']);
   for (const [how, count] of [...optIn].sort(([a], [b]) => a.localeCompare(b))) parts.push([count, how]);
   const [first, ...more] = parts;
   if (first === undefined) return undefined;
-  const rest = more.map(([count, how]) => `${n(count)} more with ${how}`).join(', ');
-  return `  ${n(first[0])} fixable with ${first[1]}${rest === '' ? '' : ` (${rest})`}`;
+  const rest = more.map(([count, how]) => `${countText(count)} more with ${how}`).join(', ');
+  return `  ${countText(first[0])} fixable with ${first[1]}${rest === '' ? '' : ` (${rest})`}`;
 }
 
 /** ESLint's `stylish` for transcripts. Ends with a newline. */

@@ -176,7 +176,7 @@ function entryOf(bytes: Buffer, start: number, end: number): AuditEntry | undefi
   let first = start;
   while (first < end && (bytes[first] === 0x20 || bytes[first] === 0x09 || bytes[first] === 0x0d)) first++;
   // Not an object: not decoded at all (a line of junk can be longer than any string).
-  if (bytes[first] !== 0x7b || first >= end) return undefined;
+  if (first >= end || bytes[first] !== 0x7b) return undefined;
   try {
     const value = JSON.parse(bytes.toString('utf8', first, end)) as Partial<AuditEntry> | null;
     if (
